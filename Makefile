@@ -1,0 +1,97 @@
+# suspend-rig — top-level Makefile (GNU make).
+#
+#   make deps     install the Debian packages the project needs (root; idempotent)
+#   make kernel   build the kernel under test            (kernel/README.md)
+#   make image    build the QEMU board's initramfs        (image/README.md)
+#   make rig      build out/bin/rig and the workloads
+#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
+#   make bench    benchmarks (build times, boot time); timing never fails a test
+#   make clean    remove build products (keeps downloaded sources and ccache)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+OUT ?= $(CURDIR)/out
+export OUT
+
+CC ?= gcc
+PKGS := libserialport libgpiod libcyaml jansson sqlite3
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+RIG_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+RIG_CFLAGS := -std=c11 -D_GNU_SOURCE -DRIG_VERSION='"$(RIG_VERSION)"' $(WARN) -Irig -Iworkloads $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+RIG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Every .c under rig/ except main.c and tests/ is library code; each tests/unit/test_*.c is one
+# cmocka program linked against the sanitized library.
+RIG_LIB_SRC := $(filter-out rig/main.c rig/tests/%,$(shell find rig -name '*.c' 2>/dev/null | sort))
+RIG_LIB_OBJ := $(RIG_LIB_SRC:%.c=$(OUT)/obj/%.o)
+RIG_SAN_OBJ := $(RIG_LIB_SRC:%.c=$(OUT)/obj-san/%.o)
+UNIT_SRC := $(sort $(wildcard rig/tests/unit/test_*.c workloads/tests/test_*.c))
+UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
+WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
+WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
+
+.PHONY: help deps kernel image rig check check-units check-kernel check-e2e bench clean
+help:
+	@sed -n '3,10p' Makefile | sed 's/^# //'
+
+deps:
+	bash scripts/deps.sh
+
+kernel:
+	kernel/build.sh
+
+image: rig
+	image/build.sh
+
+rig: $(OUT)/bin/rig $(WL_PROGS)
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RIG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(OUT)/obj-san/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RIG_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(OUT)/lib/librig.a: $(RIG_LIB_OBJ) $(WL_LIB_SRC:%.c=$(OUT)/obj/%.o)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+$(OUT)/lib/librig-san.a: $(RIG_SAN_OBJ) $(WL_LIB_SRC:%.c=$(OUT)/obj-san/%.o)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(OUT)/bin/rig: $(OUT)/obj/rig/main.o $(OUT)/lib/librig.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(RIG_LIBS)
+
+# Workload programs run on the board: linked statically so the image needs no extra libraries.
+$(OUT)/bin/%: $(OUT)/obj/workloads/main-%.o $(WL_LIB_SRC:%.c=$(OUT)/obj/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $^
+
+define unit_rule
+$(OUT)/tests/$(notdir $(1:.c=)): $(OUT)/obj-san/$(1:.c=.o) $(OUT)/lib/librig-san.a
+	@mkdir -p $$(@D)
+	$$(CC) $(SAN_FLAGS) -o $$@ $$^ $(RIG_LIBS) -lcmocka
+endef
+$(foreach t,$(UNIT_SRC),$(eval $(call unit_rule,$(t))))
+
+check: check-units check-kernel check-e2e
+
+check-units: $(UNIT_BIN)
+	@bash tests/run-units.sh $(UNIT_BIN)
+
+check-kernel:
+	bash tests/kernel/run.sh
+
+check-e2e: rig
+	bash tests/e2e/run.sh
+
+bench:
+	bash bench/run.sh
+
+clean:
+	rm -rf $(OUT)/obj $(OUT)/obj-san $(OUT)/lib $(OUT)/bin $(OUT)/tests $(OUT)/build $(OUT)/image
+
+-include $(shell find $(OUT)/obj $(OUT)/obj-san -name '*.d' 2>/dev/null)

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# build.sh — build the kernel under test. See kernel/README.md for the full description.
+#
+# Usage: kernel/build.sh [--help]
+#
+# Environment (all optional):
+#   KERNEL_SRC=DIR        build this git tree instead of Debian's linux-source package
+#   KERNEL_REF=REV        revision of KERNEL_SRC to build (default HEAD)
+#   LINUX_SOURCE_PKG=PKG  pin the Debian package (see fetch-source.sh)
+#   SERIES=DIR            quilt-style series (DIR/series + patches) applied before building
+#   CONFIG_BASE=TARGET    base config target (default tinyconfig)
+#   CONFIG_FRAGMENTS="F…" fragments merged on top (default kernel/configs/*.config)
+#   OUT=DIR               output root (default ./out)
+#   JOBS=N                parallel jobs (default nproc)
+#   CCACHE=0              disable ccache (cache in ~/.cache/suspend-rig/ccache)
+#
+# Results: out/kernels/<id>/{vmlinux,bzImage,config,System.map,meta.json}, out/kernel -> kernels/<id>.
+# The last line on stdout is the artefact directory.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$top/scripts/lib/common.sh"
+
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+    exit 0
+fi
+[ $# -eq 0 ] || die "unexpected argument: $1 (settings are environment variables; see --help)"
+
+out=$(mkdir -p "${OUT:-$top/out}" && cd "${OUT:-$top/out}" && pwd)
+jobs=${JOBS:-$(nproc)}
+config_base=${CONFIG_BASE:-tinyconfig}
+if [ -n "${CONFIG_FRAGMENTS:-}" ]; then
+    read -r -a fragments <<<"$CONFIG_FRAGMENTS"
+else
+    fragments=("$here"/configs/*.config)
+fi
+for f in "${fragments[@]}"; do [ -f "$f" ] || die "config fragment not found: $f"; done
+
+# ---- identify the base tree --------------------------------------------------------------
+git_sha="" base_desc="" pristine=""
+if [ -n "${KERNEL_SRC:-}" ]; then
+    [ -d "$KERNEL_SRC" ] || die "KERNEL_SRC is not a directory: $KERNEL_SRC"
+    git -C "$KERNEL_SRC" rev-parse --git-dir >/dev/null 2>&1 || die "KERNEL_SRC is not a git tree: $KERNEL_SRC"
+    ref=${KERNEL_REF:-HEAD}
+    git_sha=$(git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}") \
+        || die "KERNEL_REF '$ref' is not a commit in $KERNEL_SRC"
+    base_desc="git:$(cd "$KERNEL_SRC" && pwd)@$git_sha"
+else
+    pristine=$("$here/fetch-source.sh" "$out/src" | tail -n1)
+    base_desc="debian:$(sed -n 1p "$pristine/.debian-package")=$(sed -n 2p "$pristine/.debian-package")"
+fi
+
+series_hash="none"
+if [ -n "${SERIES:-}" ]; then
+    [ -f "$SERIES/series" ] || die "SERIES=$SERIES has no 'series' file"
+    series_hash=$("$here/apply-series.sh" --hash "$SERIES")
+fi
+
+cc_version=$(gcc --version | head -n1)
+config_hash=$( { echo "$config_base"; cat "${fragments[@]}"; } | sha256sum | cut -c1-16)
+id=$(printf '%s\n' "$base_desc" "$series_hash" "$config_hash" "$cc_version" | sha256sum | cut -c1-12)
+tree=$out/build/$id
+art=$out/kernels/$id
+log "build id $id: $base_desc, series $series_hash, config $config_hash"
+
+# ---- prepare the tree: out/build/<id> is the source, out/build/<id>/obj the objects ----------
+# Objects live one level below the source so Kbuild uses relative paths (srctree=..): ccache then
+# hits across build ids, clones and CI checkouts.
+if [ ! -f "$tree/.prepared" ]; then
+    rm -rf "$tree"
+    mkdir -p "$out/build"
+    if [ -n "$git_sha" ]; then
+        log "exporting $git_sha from $KERNEL_SRC"
+        mkdir -p "$tree"
+        git -C "$KERNEL_SRC" archive --format=tar "$git_sha" | tar -x -C "$tree"
+    else
+        log "linking $(basename "$pristine") into $tree"
+        cp -al "$pristine" "$tree"   # hard links: patch(1) breaks them for the files it changes
+        rm -f "$tree/.unpacked"
+    fi
+    base_state=$("$here/detect-series.sh" "$tree")
+    if [ -n "${SERIES:-}" ]; then
+        "$here/apply-series.sh" "$SERIES" "$tree" || { rm -rf "$tree"; die "series $SERIES does not apply"; }
+    fi
+    after_state=$("$here/detect-series.sh" "$tree")
+    if [ "$base_state" = present ]; then freeze_series=merged
+    elif [ "$after_state" = present ]; then freeze_series=applied
+    else freeze_series=absent; fi
+    echo "$freeze_series" >"$tree/.freeze-series"
+    touch "$tree/.prepared"
+fi
+freeze_series=$(cat "$tree/.freeze-series")
+
+# ---- configure ---------------------------------------------------------------------------
+obj=$tree/obj
+mkdir -p "$obj"
+kmake() { make -C "$tree" O=obj -j"$jobs" "$@"; }
+if [ ! -f "$obj/.config.hash" ] || [ "$(cat "$obj/.config.hash")" != "$config_hash" ]; then
+    log "configuring: $config_base + ${#fragments[@]} fragments"
+    kmake -s "$config_base" >/dev/null
+    (cd "$tree" && KCONFIG_CONFIG=obj/.config scripts/kconfig/merge_config.sh -m -O obj obj/.config \
+        "${fragments[@]}" >"$obj/merge_config.log" 2>&1) || die "merge_config.sh failed: see $obj/merge_config.log"
+    kmake -s olddefconfig >/dev/null
+    "$here/check-config.sh" "$obj/.config" "${fragments[@]}"
+    echo "$config_hash" >"$obj/.config.hash"
+fi
+
+# ---- build -------------------------------------------------------------------------------
+if [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+    export CCACHE_DIR=${CCACHE_DIR:-$RIG_CACHE/ccache}
+    export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+    export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+    cc="ccache gcc"
+else
+    cc=gcc
+fi
+# Fixed timestamp, user and host: the same inputs give the same vmlinux (reproducible builds).
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-"Thu Jan  1 00:00:00 UTC 2026"}
+export KBUILD_BUILD_USER=suspend-rig KBUILD_BUILD_HOST=suspend-rig
+start=$(date +%s)
+log "building vmlinux and bzImage with $jobs jobs ($cc); log in $obj/build.log"
+if ! kmake CC="$cc" vmlinux bzImage >"$obj/build.log" 2>&1; then
+    grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || true
+    die "kernel build failed: see $obj/build.log"
+fi
+elapsed=$(( $(date +%s) - start ))
+
+# ---- artefacts ---------------------------------------------------------------------------
+version=$(cat "$obj/include/config/kernel.release")
+offsets=$("$here/offsets.sh" "$obj") || die "could not compute struct offsets for the rig's kprobes"
+mkdir -p "$art"
+cp "$obj/vmlinux" "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$art/"
+cp "$obj/.config" "$art/config"
+jq -n --arg id "$id" --arg version "$version" --arg base "$base_desc" --arg git_sha "$git_sha" \
+      --arg series "${SERIES:-}" --arg series_hash "$series_hash" --arg freeze_series "$freeze_series" \
+      --arg config_base "$config_base" --arg config_hash "$config_hash" --arg compiler "$cc_version" \
+      --argjson build_seconds "$elapsed" --argjson offsets "$offsets" \
+      --argjson fragments "$(printf '%s\n' "${fragments[@]##*/}" | jq -R . | jq -s .)" \
+      '{id:$id, version:$version, base:$base, git_sha:(if $git_sha=="" then null else $git_sha end),
+        series:(if $series=="" then null else $series end), series_hash:$series_hash,
+        freeze_series:$freeze_series, config_base:$config_base, config_fragments:$fragments,
+        config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,
+        offsets:$offsets}' >"$art/meta.json"
+ln -sfn "kernels/$id" "$out/kernel"
+log "kernel $version (freeze_series: $freeze_series) built in ${elapsed}s"
+echo "$art"

@@ -1,0 +1,152 @@
+#include "cli/results.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "results/db.h"
+#include "results/format.h"
+#include "results/query.h"
+
+#define DEFAULT_LAST 20
+
+struct results_args {
+	const char *db_path;
+	bool json;
+	long long run_id;        /* 0 = list runs */
+	int last;
+	const char *board;
+	bool help;
+};
+
+static const char usage_text[] =
+	"usage: rig results [--db FILE] [--json] [--run ID] [--last N] [--board NAME]\n"
+	"\n"
+	"Show runs stored in the results database.\n"
+	"\n"
+	"  --db FILE     results database (default " RESULTS_DB_DEFAULT_PATH ")\n"
+	"  --json        print JSON instead of a text table\n"
+	"  --run ID      show one run with its cycles, verdicts and measurements\n"
+	"  --last N      show the N most recent runs (default 20; 0 = all)\n"
+	"  --board NAME  only runs of this board\n"
+	"  -h, --help    this text\n"
+	"\n"
+	"Exit status: 0 shown, 2 usage error or no database, 3 database error.\n";
+
+static int parse_number(const char *text, long long min, long long max, long long *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtoll(text, &end, 10);
+	if (errno || end == text || *end != '\0' || *value < min || *value > max)
+		return -1;
+	return 0;
+}
+
+static int parse_option(int opt, struct results_args *a, struct rig_err *err)
+{
+	long long n;
+
+	switch (opt) {
+	case 'd': a->db_path = optarg; return 0;
+	case 'j': a->json = true; return 0;
+	case 'b': a->board = optarg; return 0;
+	case 'h': a->help = true; return 0;
+	case 'r':
+		if (parse_number(optarg, 1, LLONG_MAX, &a->run_id))
+			return rig_err_set(err, RIG_EXIT_USAGE, "--run: '%s' is not a run id", optarg);
+		return 0;
+	case 'l':
+		if (parse_number(optarg, 0, INT_MAX, &n))
+			return rig_err_set(err, RIG_EXIT_USAGE, "--last: '%s' is not a count", optarg);
+		a->last = (int)n;
+		return 0;
+	default:
+		return rig_err_set(err, RIG_EXIT_USAGE, "unhandled option; try 'rig results --help'");
+	}
+}
+
+static int parse_args(int argc, char **argv, struct results_args *a, struct rig_err *err)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },   { "json", no_argument, NULL, 'j' },
+		{ "run", required_argument, NULL, 'r' },  { "last", required_argument, NULL, 'l' },
+		{ "board", required_argument, NULL, 'b' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	*a = (struct results_args){ .db_path = RESULTS_DB_DEFAULT_PATH, .last = DEFAULT_LAST };
+	optind = 0;  /* getopt keeps state between calls; 0 also resets GNU's internal state */
+	opterr = 0;  /* we word the error ourselves */
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		if (opt == '?')
+			return rig_err_set(err, RIG_EXIT_USAGE, "bad option or missing value: '%s'; "
+					   "try 'rig results --help'", argv[optind - 1]);
+		if (parse_option(opt, a, err))
+			return -1;
+	}
+	if (optind < argc)
+		return rig_err_set(err, RIG_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int print_json(FILE *out, const char *key, json_t *value, struct rig_err *err)
+{
+	json_t *doc = json_pack("{sO}", key, value);
+	int ret = 0;
+
+	if (!doc || json_dumpf(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS) || fputc('\n', out) == EOF)
+		ret = rig_err_set(err, RIG_EXIT_INFRA, "cannot write JSON output");
+	json_decref(doc);
+	return ret;
+}
+
+static int show(struct results_db *db, const struct results_args *a, FILE *out,
+		struct rig_err *err)
+{
+	struct results_run_filter filter = { .board = a->board, .last = a->last };
+	json_t *data;
+	int ret;
+
+	if (a->run_id ? results_query_run(db, a->run_id, &data, err)
+		      : results_query_runs(db, &filter, &data, err))
+		return -1;
+	if (a->json)
+		ret = print_json(out, a->run_id ? "run" : "runs", data, err);
+	else if ((a->run_id ? results_format_run(out, data) : results_format_runs(out, data)))
+		ret = rig_err_set(err, RIG_EXIT_INFRA, "cannot write output");
+	else
+		ret = 0;
+	json_decref(data);
+	return ret;
+}
+
+int cmd_results_to(int argc, char **argv, FILE *out, FILE *errout)
+{
+	struct rig_err err = { 0 };
+	struct results_args args;
+	struct results_db *db = NULL;
+	int ret;
+
+	ret = parse_args(argc, argv, &args, &err);
+	if (ret == 0 && args.help)
+		return fputs(usage_text, out) == EOF ? RIG_EXIT_INFRA : RIG_EXIT_PASS;
+	if (ret == 0)
+		ret = results_open(args.db_path, RESULTS_OPEN_EXISTING, &db, &err);
+	if (ret == 0)
+		ret = show(db, &args, out, &err);
+	results_close(db);
+	if (ret == 0)
+		return fflush(out) == 0 ? RIG_EXIT_PASS : RIG_EXIT_INFRA;
+	fprintf(errout, "rig results: %s\n", err.msg);
+	return err.class;
+}
+
+int cmd_results(int argc, char **argv)
+{
+	return cmd_results_to(argc, argv, stdout, stderr);
+}

@@ -1,0 +1,105 @@
+/* A test plan (plans/NAME.yaml, documented in plans/README.md): what to do to a board, in order. */
+#ifndef RIG_CONFIG_PLAN_H
+#define RIG_CONFIG_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config/board.h"
+#include "util/err.h"
+
+enum step_kind {
+	STEP_SUSPEND,            /* suspend to RAM, wake, verify */
+	STEP_HIBERNATE,          /* suspend to disk, restore (or discard the image), verify */
+	STEP_POWER_CUT,          /* suspend, cut the power while asleep, boot, verify */
+	STEP_PM_TEST,            /* /sys/power/pm_test dry run at one level */
+	STEP_KNOB,               /* set /sys/power knobs for the steps that follow */
+	STEP_FSFREEZE,           /* fsfreeze a filesystem from userspace before the next suspend */
+};
+
+/* Order matches the names: "deep", "s2idle", "shallow", "disk" (disk: pm_test only). */
+enum sleep_mode { SLEEP_DEEP, SLEEP_S2IDLE, SLEEP_SHALLOW, SLEEP_DISK };
+enum wake_source { WAKE_RTC, WAKE_QMP, WAKE_BUTTON, WAKE_SERIAL };
+enum step_inject { INJECT_NONE, INJECT_HANG };
+enum pm_test_level {
+	PM_TEST_FREEZER, PM_TEST_DEVICES, PM_TEST_PLATFORM, PM_TEST_PROCESSORS, PM_TEST_CORE,
+};
+enum plan_on_hang { ON_HANG_CONTINUE, ON_HANG_STOP };
+
+struct step_suspend {
+	enum sleep_mode mode;       /* default deep */
+	enum wake_source wake;      /* default rtc */
+	unsigned seconds;           /* asleep this long before the wake; default 5 */
+	enum step_inject inject;    /* hang: QMP "stop" while asleep (tests the hang path) */
+};
+
+struct step_hibernate {
+	bool resume;                /* false: boot with noresume, the image is discarded */
+};
+
+struct step_power_cut {
+	enum sleep_mode mode;       /* default deep */
+	unsigned after_seconds;     /* power cut this long after the board went to sleep; default 2 */
+};
+
+struct step_pm_test {
+	enum pm_test_level level;   /* required */
+	enum sleep_mode mode;       /* default deep; disk tests hibernation */
+};
+
+struct plan_knob {              /* -1 = leave the kernel's value alone */
+	int freeze_filesystems;     /* /sys/power/freeze_filesystems */
+	int sync_on_suspend;        /* /sys/power/sync_on_suspend */
+};
+
+struct step_fsfreeze {
+	char *filesystem;           /* a board filesystems[].name */
+};
+
+struct step {
+	enum step_kind kind;
+	unsigned line;              /* where the step is written, for messages */
+	union {
+		struct step_suspend suspend;
+		struct step_hibernate hibernate;
+		struct step_power_cut power_cut;
+		struct step_pm_test pm_test;
+		struct plan_knob knob;
+		struct step_fsfreeze fsfreeze;
+	} u;
+};
+
+struct plan {
+	char *path;                 /* file it was loaded from */
+	char *name;
+	char *description;
+	unsigned cycles;            /* the step list runs this many times; default 1 */
+	enum plan_on_hang on_hang;  /* default continue */
+	struct plan_knob knob;      /* applied after every boot */
+	char **workloads;           /* subset of journal, journal-write, fio; empty = none */
+	size_t n_workloads;
+	struct board_timeouts timeouts;  /* per-phase overrides; 0 = the board's value */
+	struct step *steps;
+	size_t n_steps;
+};
+
+/* Load and validate a plan file. On error returns -1 with err naming file:line and key
+ * (class RIG_EXIT_USAGE). *out must be released with plan_free(). */
+int plan_load(const char *path, struct plan **out, struct rig_err *err);
+void plan_free(struct plan *plan);
+
+/* "suspend", "hibernate", "power-cut-while-suspended", "pm_test", "knob", "fsfreeze". */
+const char *step_kind_name(enum step_kind kind);
+const char *sleep_mode_name(enum sleep_mode mode);
+const char *wake_source_name(enum wake_source wake);
+const char *pm_test_level_name(enum pm_test_level level);
+
+/* Short human form for progress output, e.g. "suspend deep wake=rtc 5s". Returns the length
+ * snprintf would have written. */
+int step_format(const struct step *step, char *buf, size_t size);
+
+/* Check a plan against the board it will run on: sleep modes and wake sources the board
+ * declares, filesystems it has. Error names the plan's file:line (class RIG_EXIT_USAGE). */
+int plan_check_board(const struct plan *plan, const struct board *board, struct rig_err *err);
+
+#endif

@@ -1,0 +1,115 @@
+/* plan_check_board(): can this board do what this plan asks? Caught before the first boot
+ * rather than as an infrastructure failure half way through a nightly run. */
+#include "config/plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct step_ctx {
+	const struct plan *plan;
+	const struct board *board;
+	const struct step *step;
+	size_t index;
+	struct rig_err *err;
+};
+
+static bool listed(char *const *items, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(items[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int step_error(const struct step_ctx *c, const char *key, const char *what)
+{
+	return rig_err_set(c->err, RIG_EXIT_USAGE, "%s:%u: steps[%zu].%s.%s: %s (board %s, %s)",
+			   c->plan->path, c->step->line, c->index, step_kind_name(c->step->kind), key,
+			   what, c->board->name, c->board->path ? c->board->path : "?");
+}
+
+static int need_sleep_state(const struct step_ctx *c, const char *key, const char *state)
+{
+	char what[96];
+
+	if (listed(c->board->sleep_states, c->board->n_sleep_states, state))
+		return 0;
+	snprintf(what, sizeof(what), "the board does not declare sleep state \"%s\"", state);
+	return step_error(c, key, what);
+}
+
+static int need_wake_source(const struct step_ctx *c, const char *wake)
+{
+	char what[96];
+
+	if (listed(c->board->wake_sources, c->board->n_wake_sources, wake))
+		return 0;
+	snprintf(what, sizeof(what), "the board does not declare wake source \"%s\"", wake);
+	return step_error(c, "wake", what);
+}
+
+/* A gpiod board without a supply relay is forced off by a long press on its button. */
+static bool can_cut_power(const struct board *b)
+{
+	return b->power.qemu ||
+	       (b->power.gpiod && (b->power.gpiod->power.chip || b->power.gpiod->button.chip)) ||
+	       (b->power.command && (b->power.command->off || b->power.command->cycle));
+}
+
+static bool has_filesystem(const struct board *b, const char *name)
+{
+	for (size_t i = 0; i < b->n_filesystems; i++)
+		if (strcmp(b->filesystems[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static int check_suspend(const struct step_ctx *c)
+{
+	const struct step_suspend *s = &c->step->u.suspend;
+
+	if (need_sleep_state(c, "mode", sleep_mode_name(s->mode)) ||
+	    need_wake_source(c, wake_source_name(s->wake)))
+		return -1;
+	if (s->inject == INJECT_HANG && !c->board->power.qemu)
+		return step_error(c, "inject", "\"hang\" needs a qemu board (it stops the VM)");
+	return 0;
+}
+
+static int check_step(const struct step_ctx *c)
+{
+	const struct step *s = c->step;
+
+	switch (s->kind) {
+	case STEP_SUSPEND:
+		return check_suspend(c);
+	case STEP_HIBERNATE:
+		return need_sleep_state(c, "resume", "disk");
+	case STEP_POWER_CUT:
+		if (!can_cut_power(c->board))
+			return step_error(c, "mode", "the board's power backend cannot cut power");
+		return need_sleep_state(c, "mode", sleep_mode_name(s->u.power_cut.mode));
+	case STEP_PM_TEST:
+		return need_sleep_state(c, "mode", sleep_mode_name(s->u.pm_test.mode));
+	case STEP_FSFREEZE:
+		if (!has_filesystem(c->board, s->u.fsfreeze.filesystem))
+			return step_error(c, "filesystem", "no such filesystem on the board");
+		return 0;
+	case STEP_KNOB:
+		return 0;
+	}
+	return 0;
+}
+
+int plan_check_board(const struct plan *plan, const struct board *board, struct rig_err *err)
+{
+	struct step_ctx ctx = { .plan = plan, .board = board, .err = err };
+
+	for (size_t i = 0; i < plan->n_steps; i++) {
+		ctx.step = &plan->steps[i];
+		ctx.index = i;
+		if (check_step(&ctx))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* Names of plan values and the one-line form of a step used in progress output. */
+#include "config/plan.h"
+
+#include <stdio.h>
+
+#include "config/plan_schema.h"
+
+static const char *name_in(const char *const *values, size_t n_values, int index)
+{
+	return index >= 0 && (size_t)index < n_values && values[index] ? values[index] : "?";
+}
+
+const char *step_kind_name(enum step_kind kind)
+{
+	return name_in(plan_step_names, STEP_FSFREEZE + 1, (int)kind);
+}
+
+const char *sleep_mode_name(enum sleep_mode mode)
+{
+	return name_in(plan_sleep_modes, SLEEP_DISK + 1, (int)mode);
+}
+
+const char *wake_source_name(enum wake_source wake)
+{
+	return name_in(plan_wake_sources, WAKE_SERIAL + 1, (int)wake);
+}
+
+const char *pm_test_level_name(enum pm_test_level level)
+{
+	return name_in(plan_pm_test_levels, PM_TEST_CORE + 1, (int)level);
+}
+
+static int format_knob(const struct plan_knob *knob, char *buf, size_t size)
+{
+	if (knob->freeze_filesystems >= 0 && knob->sync_on_suspend >= 0)
+		return snprintf(buf, size, "knob freeze_filesystems=%d sync_on_suspend=%d",
+				knob->freeze_filesystems, knob->sync_on_suspend);
+	if (knob->freeze_filesystems >= 0)
+		return snprintf(buf, size, "knob freeze_filesystems=%d", knob->freeze_filesystems);
+	return snprintf(buf, size, "knob sync_on_suspend=%d", knob->sync_on_suspend);
+}
+
+int step_format(const struct step *step, char *buf, size_t size)
+{
+	const char *kind = step_kind_name(step->kind);
+
+	switch (step->kind) {
+	case STEP_SUSPEND:
+		return snprintf(buf, size, "%s %s wake=%s %us%s", kind,
+				sleep_mode_name(step->u.suspend.mode),
+				wake_source_name(step->u.suspend.wake), step->u.suspend.seconds,
+				step->u.suspend.inject == INJECT_HANG ? " inject=hang" : "");
+	case STEP_HIBERNATE:
+		return snprintf(buf, size, "%s resume=%s", kind,
+				step->u.hibernate.resume ? "yes" : "no");
+	case STEP_POWER_CUT:
+		return snprintf(buf, size, "%s %s after %us", kind,
+				sleep_mode_name(step->u.power_cut.mode),
+				step->u.power_cut.after_seconds);
+	case STEP_PM_TEST:
+		return snprintf(buf, size, "%s %s %s", kind,
+				pm_test_level_name(step->u.pm_test.level),
+				sleep_mode_name(step->u.pm_test.mode));
+	case STEP_KNOB:
+		return format_knob(&step->u.knob, buf, size);
+	case STEP_FSFREEZE:
+		return snprintf(buf, size, "%s %s", kind, step->u.fsfreeze.filesystem);
+	}
+	return snprintf(buf, size, "%s", kind);
+}

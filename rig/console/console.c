@@ -1,0 +1,270 @@
+#include "console/console.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console/ansi.h"
+#include "console/kstamp.h"
+#include "console/linebuf.h"
+#include "console/log.h"
+#include "console/splitter.h"
+
+#define DEFAULT_QUIET_MS 300
+#define READ_CHUNK 4096
+
+struct queued_line {
+	char *text;
+	struct timespec time;
+};
+
+struct console {
+	struct console_transport *transport;
+	struct console_log *log;
+	struct linebuf linebuf;
+	struct splitter splitter;
+	struct kevent_parser *events;
+	char *marker;
+	int quiet_ms;
+	console_event_fn on_event;
+	void *event_ctx;
+	struct queued_line *queue;  /* logical lines not handed out yet */
+	size_t q_head, q_len, q_cap;
+	char *current;              /* the line last handed out */
+	unsigned seq;
+	struct rig_err *feed_err;   /* where the line callbacks report errors */
+};
+
+long long console_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int setup(struct console *c, const struct console_options *opts, struct rig_err *err)
+{
+	const char *marker = opts && opts->agent_marker ? opts->agent_marker
+							: CONSOLE_AGENT_MARKER;
+
+	c->quiet_ms = opts && opts->quiet_ms > 0 ? opts->quiet_ms : DEFAULT_QUIET_MS;
+	if (!(c->marker = strdup(marker)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "console: out of memory");
+	linebuf_init(&c->linebuf);
+	splitter_init(&c->splitter, c->marker);
+	if (opts && (opts->log_path || opts->raw_log_path) &&
+	    console_log_open(opts->log_path, opts->raw_log_path, &c->log, err) < 0)
+		return -1;
+	return kevent_parser_new(c->marker, &c->events, err);
+}
+
+int console_create(struct console_transport *t, const struct console_options *opts,
+		   struct console **out, struct rig_err *err)
+{
+	struct console *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		transport_close(t);
+		return rig_err_set(err, RIG_EXIT_INFRA, "console: out of memory");
+	}
+	c->transport = t;
+	if (setup(c, opts, err) < 0) {
+		console_close(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+int console_open(const struct board_console *cfg, int connect_timeout_ms,
+		 const struct console_options *opts, struct console **out, struct rig_err *err)
+{
+	struct transport_params p = {
+		.path = cfg->path, .baud = cfg->baud, .connect_timeout_ms = connect_timeout_ms,
+	};
+	struct console_transport *t;
+
+	if (transport_open(cfg->transport, &p, &t, err) < 0)
+		return -1;
+	return console_create(t, opts, out, err);
+}
+
+static void drop_queue(struct console *c)
+{
+	for (size_t i = 0; i < c->q_len; i++)
+		free(c->queue[(c->q_head + i) % c->q_cap].text);
+	free(c->queue);
+	c->queue = NULL;
+	c->q_len = c->q_cap = c->q_head = 0;
+}
+
+void console_close(struct console *c)
+{
+	if (!c)
+		return;
+	transport_close(c->transport);
+	console_log_close(c->log);
+	linebuf_free(&c->linebuf);
+	splitter_free(&c->splitter);
+	kevent_parser_free(c->events);
+	drop_queue(c);
+	free(c->current);
+	free(c->marker);
+	free(c);
+}
+
+void console_set_event_handler(struct console *c, console_event_fn fn, void *ctx)
+{
+	c->on_event = fn;
+	c->event_ctx = ctx;
+}
+
+static int grow_queue(struct console *c)
+{
+	size_t cap = c->q_cap ? c->q_cap * 2 : 64;
+	struct queued_line *q = malloc(cap * sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->q_len; i++)
+		q[i] = c->queue[(c->q_head + i) % c->q_cap];
+	free(c->queue);
+	c->queue = q;
+	c->q_cap = cap;
+	c->q_head = 0;
+	return 0;
+}
+
+/* splitter_emit_fn: a finished logical line. */
+static int enqueue(void *ctx, const char *line, const struct timespec *t)
+{
+	struct console *c = ctx;
+	struct queued_line *slot;
+
+	if (c->q_len == c->q_cap && grow_queue(c) < 0)
+		return rig_err_set(c->feed_err, RIG_EXIT_INFRA, "console: out of memory");
+	slot = &c->queue[(c->q_head + c->q_len) % c->q_cap];
+	if (!(slot->text = strdup(line)))
+		return rig_err_set(c->feed_err, RIG_EXIT_INFRA, "console: out of memory");
+	slot->time = *t;
+	c->q_len++;
+	return 0;
+}
+
+/* linebuf_emit_fn: a physical line off the wire. */
+static int take_physical_line(void *ctx, const char *line, size_t len,
+			      const struct timespec *first_byte)
+{
+	struct console *c = ctx;
+	char *text = malloc(len + 1);
+	int rc;
+
+	if (!text)
+		return rig_err_set(c->feed_err, RIG_EXIT_INFRA, "console: out of memory");
+	ansi_strip(line, len, text);
+	rc = console_log_line(c->log, first_byte, text, c->feed_err);
+	if (rc == 0)
+		rc = splitter_push(&c->splitter, text, first_byte, enqueue, c);
+	free(text);
+	if (rc == -ENOMEM)
+		rig_err_set(c->feed_err, RIG_EXIT_INFRA, "console: out of memory");
+	return rc ? -1 : 0;
+}
+
+/* Read once; 1 = bytes processed, 0 = quiet for timeout_ms, -1 = error. */
+static int pump(struct console *c, int timeout_ms, struct rig_err *err)
+{
+	char buf[READ_CHUNK];
+	struct timespec now;
+	ssize_t n = transport_read(c->transport, buf, sizeof(buf), timeout_ms, err);
+
+	if (n <= 0)
+		return (int)n;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (console_log_raw(c->log, buf, (size_t)n, err) < 0)
+		return -1;
+	return linebuf_feed(&c->linebuf, buf, (size_t)n, &now, take_physical_line, c) ? -1 : 1;
+}
+
+static void deliver_events(struct console *c, const struct console_line *line)
+{
+	struct kevent ev;
+
+	if (kevent_parse(c->events, line->text, &ev) == 1) {
+		ev.host_time = line->host_time;
+		if (c->on_event)
+			c->on_event(c->event_ctx, &ev);
+	}
+}
+
+static void hand_out(struct console *c, struct console_line *line)
+{
+	struct queued_line *q = &c->queue[c->q_head];
+	struct kstamp ks;
+
+	free(c->current);
+	c->current = q->text;
+	c->q_head = (c->q_head + 1) % c->q_cap;
+	c->q_len--;
+	memset(line, 0, sizeof(*line));
+	line->text = c->current;
+	line->host_time = q->time;
+	if (kstamp_parse(line->text, &ks)) {
+		line->has_ktime = true;
+		line->ktime = ks.secs;
+	}
+	deliver_events(c, line);
+}
+
+static int wait_slice(long long deadline, int quiet_ms)
+{
+	long long left;
+
+	if (deadline < 0)
+		return quiet_ms;
+	left = deadline - console_now_ms();
+	if (left < 0)
+		left = 0;
+	return left < quiet_ms ? (int)left : quiet_ms;
+}
+
+int console_next_line(struct console *c, int timeout_ms, struct console_line *line,
+		      struct rig_err *err)
+{
+	long long deadline = timeout_ms < 0 ? -1 : console_now_ms() + timeout_ms;
+
+	c->feed_err = err;
+	while (c->q_len == 0) {
+		int rc = pump(c, wait_slice(deadline, c->quiet_ms), err);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0 && splitter_idle(&c->splitter, enqueue, c) != 0)
+			return -1;   /* only enqueue can fail there, and it fills err */
+		if (c->q_len == 0 && deadline >= 0 && console_now_ms() >= deadline)
+			return 0;
+	}
+	hand_out(c, line);
+	return 1;
+}
+
+int console_send(struct console *c, const void *buf, size_t len, struct rig_err *err)
+{
+	return transport_write(c->transport, buf, len, err);
+}
+
+int console_send_break(struct console *c, struct rig_err *err)
+{
+	return transport_send_break(c->transport, err);
+}
+
+unsigned console_next_seq(struct console *c)
+{
+	return ++c->seq;
+}
+
+const char *console_agent_marker(const struct console *c)
+{
+	return c->marker;
+}

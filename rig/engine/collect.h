@@ -1,0 +1,28 @@
+/* What the board reports after a step, turned into measurements and verdicts. */
+#ifndef RIG_ENGINE_COLLECT_H
+#define RIG_ENGINE_COLLECT_H
+
+#include "engine/ctx.h"
+
+/* The frozen window and the freeze order from the kernel's trace since the last read. */
+int collect_trace(struct engine_ctx *ctx, struct frozen_window *w, struct rig_err *err);
+void collect_window_measurements(struct results_cycle *cyc, const struct frozen_window *w,
+				 struct rig_err *err);
+/* stall verdict per filesystem from the writers' telemetry against the window. */
+int collect_stall(struct engine_ctx *ctx, struct results_cycle *cyc, const struct frozen_window *w,
+		  struct rig_err *err);
+/* Comma-separated ids of writers that died ("" when all live). */
+int collect_writers_alive(struct engine_ctx *ctx, char *dead, size_t size, struct rig_err *err);
+/* order verdict: the loop filesystem froze before the filesystem holding its image. */
+int collect_order(struct engine_ctx *ctx, struct results_cycle *cyc, const struct frozen_window *w,
+		  struct rig_err *err);
+/* owner verdict for a filesystem frozen from userspace before the suspend, if any. */
+int collect_owner(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
+/* no-loss verdicts after a forced failed resume: each writer's file against its last
+ * acknowledgement seen on the console before the failure. */
+int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const struct acks *acked,
+		   struct rig_err *err);
+/* fsck verdicts: the filesystems' own read-only checkers on the unmounted filesystems. */
+int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
+
+#endif

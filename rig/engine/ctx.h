@@ -1,0 +1,79 @@
+/* State shared by the engine's files while a run is in progress (not a public interface). */
+#ifndef RIG_ENGINE_CTX_H
+#define RIG_ENGINE_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/board.h"
+#include "config/plan.h"
+#include "engine/engine.h"
+#include "engine/session.h"
+#include "results/cycle.h"
+#include "results/db.h"
+
+struct board_state {              /* what the board said after its last boot */
+	char kernel_version[64];
+	int knob_freeze_filesystems;  /* -1 = absent (a kernel without the series) */
+	int knob_sync_on_suspend;
+	char boot_id[64];
+};
+
+struct frozen_window {            /* from the kernel's own trace, CLOCK_BOOTTIME ns */
+	bool seen;
+	uint64_t freeze_ns, freeze_done_ns, thaw_ns, thaw_done_ns;
+	char order[256];              /* devices in the order freeze_super saw them */
+	unsigned n_frozen;
+};
+
+struct engine_ctx {
+	struct board *board;
+	const struct plan *plan;
+	const struct engine_options *opts;
+	struct session *s;
+	struct results_db *db;
+	int64_t run_id;
+	struct board_timeouts t;      /* board timeouts with the plan's overrides */
+	struct board_state st;
+	long s_id_offset;             /* struct super_block.s_id, -1 unknown */
+	struct plan_knob knob;        /* what the plan last asked for */
+	char *owner_pending;          /* a filesystem frozen from userspace before the next suspend */
+	bool needs_boot;              /* the board went down: boot before the next step */
+	struct engine_totals *totals;
+	unsigned cycle_no, cycle_total;
+};
+
+/* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran
+ * (whatever its verdicts), 1 when the board hung (cycle marked as hang, board down), -1 on an
+ * infrastructure error. */
+int step_run(struct engine_ctx *ctx, const struct step *step, struct results_cycle *cyc,
+	     struct rig_err *err);
+
+/* Bring a freshly booted board to the plan's starting state: read its identity, set knobs,
+ * arm the trace, start the workloads. */
+int board_prepare(struct engine_ctx *ctx, struct rig_err *err);
+/* Read the board's identity, set the plan's knobs, arm the trace (no workloads). */
+int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err);
+int board_apply_knobs(struct engine_ctx *ctx, struct rig_err *err);
+int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err);
+/* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1). */
+int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
+		    struct rig_err *err);
+/* Boot, treating a boot timeout as a hang of phase "boot" recorded in cyc (may be NULL). */
+int board_boot(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
+	       struct rig_err *err);
+
+/* Verdicts from the console events collected during a step (clean-resume and friends). */
+int verdict_clean_resume(struct engine_ctx *ctx, struct results_cycle *cyc,
+			 const struct session_event *ev, size_t n, struct rig_err *err);
+/* Store the events of the step in the cycle (failures and PM milestones only). */
+int cycle_store_events(struct results_cycle *cyc, const struct session_event *ev, size_t n,
+		       struct rig_err *err);
+/* Add a verdict, classifying a failure against the known issues. */
+int verdict_add(struct engine_ctx *ctx, struct results_cycle *cyc, const char *name,
+		const char *filesystem, enum results_verdict_result result, const char *detail,
+		const char *const *messages, size_t n_messages, struct rig_err *err);
+
+enum results_knob knob_of(int value);
+
+#endif

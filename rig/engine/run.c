@@ -1,0 +1,270 @@
+/* The run loop: boot, then every cycle of the plan's steps, one results transaction per cycle. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ctx.h"
+#include "engine/engine.h"
+#include "engine/hang.h"
+
+static unsigned pick(unsigned plan_value, unsigned board_value)
+{
+	return plan_value ? plan_value : board_value;
+}
+
+static void merge_timeouts(struct engine_ctx *ctx)
+{
+	const struct board_timeouts *b = &ctx->board->timeouts, *p = &ctx->plan->timeouts;
+
+	ctx->t.boot = pick(p->boot, b->boot);
+	ctx->t.command = pick(p->command, b->command);
+	ctx->t.suspend = pick(p->suspend, b->suspend);
+	ctx->t.resume = pick(p->resume, b->resume);
+	ctx->t.hibernate = pick(p->hibernate, b->hibernate);
+	ctx->t.restore = pick(p->restore, b->restore);
+}
+
+/* meta.json of the kernel under test: its text (for the run row) and the s_id offset. */
+static char *load_kernel_meta(const char *path, long *s_id_offset)
+{
+	json_error_t jerr;
+	json_t *meta, *offsets, *sid;
+	char *text;
+
+	*s_id_offset = -1;
+	if (!path || !(meta = json_load_file(path, 0, &jerr)))
+		return NULL;
+	offsets = json_object_get(meta, "offsets");
+	sid = offsets ? json_object_get(offsets, "super_block.s_id") : NULL;
+	if (json_is_integer(sid))
+		*s_id_offset = (long)json_integer_value(sid);
+	text = json_dumps(meta, JSON_COMPACT);
+	json_decref(meta);
+	return text;
+}
+
+static int begin_run(struct engine_ctx *ctx, const char *meta_text, struct rig_err *err)
+{
+	struct results_run_info info = {
+		.board = ctx->board->name,
+		.board_file = ctx->board->path,
+		.plan = ctx->plan->name,
+		.plan_file = ctx->plan->path,
+		.kernel_version = ctx->st.kernel_version[0] ? ctx->st.kernel_version : NULL,
+		.kernel_meta = meta_text,
+		.knob_freeze_filesystems = knob_of(ctx->st.knob_freeze_filesystems),
+		.knob_sync_on_suspend = knob_of(ctx->st.knob_sync_on_suspend),
+		.console_log = ctx->s->console_log,
+		.rig_version = RIG_VERSION,
+	};
+	json_t *meta = meta_text ? json_loads(meta_text, 0, NULL) : NULL;
+	int rc;
+
+	if (meta) {
+		info.kernel_sha = json_string_value(json_object_get(meta, "git_sha"));
+		info.freeze_series = json_string_value(json_object_get(meta, "freeze_series"));
+	}
+	rc = results_run_begin(ctx->db, &info, &ctx->run_id, err);
+	json_decref(meta);
+	return rc;
+}
+
+static struct results_cycle *new_cycle(struct engine_ctx *ctx, const struct step *step, int idx,
+				       const char *desc, struct rig_err *err)
+{
+	struct results_cycle_info info = {
+		.idx = idx,
+		.step_kind = step_kind_name(step->kind),
+		.step_desc = desc,
+		.knob_freeze_filesystems = knob_of(ctx->st.knob_freeze_filesystems),
+		.knob_sync_on_suspend = knob_of(ctx->st.knob_sync_on_suspend),
+		.kernel_version = ctx->st.kernel_version,
+		.console_from = -1,
+	};
+
+	return results_cycle_begin(ctx->run_id, &info, err);
+}
+
+/* knob and fsfreeze steps change the board's state for the steps after them. */
+static int apply_modifier(struct engine_ctx *ctx, const struct step *step, struct rig_err *err)
+{
+	char cmd[128], line[256];
+
+	if (step->kind == STEP_KNOB) {
+		if (step->u.knob.freeze_filesystems >= 0)
+			ctx->knob.freeze_filesystems = step->u.knob.freeze_filesystems;
+		if (step->u.knob.sync_on_suspend >= 0)
+			ctx->knob.sync_on_suspend = step->u.knob.sync_on_suspend;
+		return ctx->needs_boot ? 0 : board_apply_knobs(ctx, err);
+	}
+	if (ctx->needs_boot)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rig-dut fsfreeze %s freeze", step->u.fsfreeze.filesystem);
+	if (session_query(ctx->s, cmd, ctx->t.command, line, sizeof(line), err) < 0)
+		return -1;
+	free(ctx->owner_pending);
+	ctx->owner_pending = strdup(step->u.fsfreeze.filesystem);
+	return 0;
+}
+
+static enum results_cycle_status cycle_status(const struct results_cycle *cyc)
+{
+	for (size_t i = 0; i < cyc->n_verdicts; i++)
+		if ((cyc->verdicts[i].result == RESULTS_VERDICT_FAIL && !cyc->verdicts[i].known_issue) ||
+		    cyc->verdicts[i].result == RESULTS_VERDICT_ERROR)
+			return RESULTS_CYCLE_FAIL;
+	return RESULTS_CYCLE_PASS;
+}
+
+/* Run one action step as a cycle. Returns 0 to go on, 1 to stop the run (hang with on_hang:
+ * stop, or Ctrl-C), -1 on an infrastructure error. */
+static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, struct rig_err *err)
+{
+	struct results_cycle *cyc;
+	char desc[128];
+	int rc;
+
+	step_format(step, desc, sizeof(desc));
+	ctx->cycle_no++;
+	session_say(ctx->s, "cycle %u/%u: %s", ctx->cycle_no, ctx->cycle_total, desc);
+	if (!(cyc = new_cycle(ctx, step, idx, desc, err)))
+		return -1;
+	rc = ctx->needs_boot ? board_boot(ctx, NULL, cyc, err) : 0;
+	if (rc == 0)
+		rc = step_run(ctx, step, cyc, err);
+	if (rc < 0) {
+		ctx->totals->infra++;
+		session_say(ctx->s, "  infrastructure error: %s", err->msg);
+		results_cycle_end(cyc, RESULTS_CYCLE_INFRA, 0, -1);
+		ctx->needs_boot = true;
+		struct rig_err ignored;
+		(void)session_power_off(ctx->s, &ignored);
+	} else if (rc == 2) {
+		results_mark_aborted(ctx->db, ctx->run_id, cyc, 130, err);
+		results_cycle_free(cyc);
+		return 1;
+	} else {
+		results_cycle_end(cyc, rc == 1 ? RESULTS_CYCLE_HANG : cycle_status(cyc), 0, -1);
+	}
+	ctx->totals->cycles_done++;
+	if (results_cycle_commit(ctx->db, cyc, NULL, err) < 0) {
+		results_cycle_free(cyc);
+		return -1;
+	}
+	session_say(ctx->s, "  cycle %u: %s", ctx->cycle_no, results_cycle_status_name(cyc->status));
+	results_cycle_free(cyc);
+	if (rc < 0 && ctx->totals->infra >= 3)
+		return -1;   /* three infrastructure failures: the board is not usable */
+	return rc == 1 && ctx->plan->on_hang == ON_HANG_STOP ? 1 : 0;
+}
+
+static unsigned action_steps(const struct plan *plan)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < plan->n_steps; i++)
+		n += plan->steps[i].kind != STEP_KNOB && plan->steps[i].kind != STEP_FSFREEZE;
+	return n;
+}
+
+static int run_plan(struct engine_ctx *ctx, unsigned cycles, struct rig_err *err)
+{
+	int idx = 0;
+
+	for (unsigned c = 0; c < cycles; c++) {
+		for (size_t i = 0; i < ctx->plan->n_steps; i++) {
+			const struct step *step = &ctx->plan->steps[i];
+			int rc;
+
+			if (ctx->opts->stop && *ctx->opts->stop)
+				return 1;
+			if (step->kind == STEP_KNOB || step->kind == STEP_FSFREEZE) {
+				if (apply_modifier(ctx, step, err) < 0)
+					return -1;
+				continue;
+			}
+			rc = run_cycle(ctx, step, idx++, err);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int exit_code(const struct engine_totals *t, bool strict, int loop_rc)
+{
+	if (loop_rc < 0)
+		return RIG_EXIT_INFRA;
+	if (t->fail || t->hangs || (strict && t->known))
+		return RIG_EXIT_FAIL;
+	if (t->infra)
+		return RIG_EXIT_INFRA;
+	return RIG_EXIT_PASS;
+}
+
+static enum results_run_status run_status(const struct engine_totals *t, int code, bool aborted)
+{
+	if (aborted)
+		return RESULTS_RUN_ABORTED;
+	if (code == RIG_EXIT_FAIL)
+		return RESULTS_RUN_FAIL;
+	if (code == RIG_EXIT_INFRA)
+		return RESULTS_RUN_INFRA;
+	return t->known ? RESULTS_RUN_KNOWN : RESULTS_RUN_PASS;
+}
+
+int engine_run(struct board *board, const struct plan *plan, struct results_db *db,
+	       const struct engine_options *opts, struct engine_totals *totals, struct rig_err *err)
+{
+	struct engine_ctx ctx = {
+		.board = board, .plan = plan, .opts = opts, .db = db, .totals = totals,
+		.knob = plan->knob,
+	};
+	unsigned cycles = opts->cycles ? opts->cycles : plan->cycles;
+	char *meta_text = load_kernel_meta(opts->kernel_meta_path, &ctx.s_id_offset);
+	int rc, code;
+
+	memset(totals, 0, sizeof(*totals));
+	merge_timeouts(&ctx);
+	ctx.cycle_total = cycles * action_steps(plan);
+	totals->cycles = ctx.cycle_total;
+	if (session_open(board, opts->run_dir, opts->progress, &ctx.s, err) < 0) {
+		free(meta_text);
+		return RIG_EXIT_INFRA;
+	}
+	rc = board_boot(&ctx, NULL, NULL, err);
+	if (rc != 0) {
+		if (rc == 1)
+			rig_err_set(err, RIG_EXIT_INFRA, "board %s did not boot to its agent within %u s (see %s)",
+				    board->name, ctx.t.boot, ctx.s->console_log);
+		session_close(ctx.s);
+		free(meta_text);
+		return RIG_EXIT_INFRA;
+	}
+	if (begin_run(&ctx, meta_text, err) < 0) {
+		session_close(ctx.s);
+		free(meta_text);
+		return RIG_EXIT_INFRA;
+	}
+	totals->run_id = ctx.run_id;
+	results_add_artefact(db, ctx.run_id, 0, "console-log", ctx.s->console_log, err);
+	rc = run_plan(&ctx, cycles, err);
+	code = exit_code(totals, opts->strict, rc);
+	if (rc == 1 && opts->stop && *opts->stop)
+		code = RIG_EXIT_FAIL;
+	{
+		struct rig_err end_err;
+		bool aborted = opts->stop && *opts->stop;
+
+		if (!aborted && results_run_end(db, ctx.run_id, run_status(totals, code, false), code,
+						&end_err) < 0 && code == RIG_EXIT_PASS) {
+			*err = end_err;
+			code = RIG_EXIT_INFRA;
+		}
+	}
+	free(ctx.owner_pending);
+	session_close(ctx.s);
+	free(meta_text);
+	return code;
+}

@@ -1,0 +1,297 @@
+#include "engine/session.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "console/agent.h"
+
+#define CONNECT_TIMEOUT_MS 15000
+#define PUMP_SLICE_MS 100
+
+static double timespec_seconds(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+void session_say(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[16];
+
+	if (!s->progress)
+		return;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(s->progress, "[%s] ", stamp);
+	va_start(ap, fmt);
+	vfprintf(s->progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->progress);
+	fflush(s->progress);
+}
+
+static int push_event(struct session *s, const struct kevent *ev)
+{
+	struct session_event *e;
+
+	if (s->n_events == s->cap_events) {
+		size_t cap = s->cap_events ? s->cap_events * 2 : 64;
+		struct session_event *grown = realloc(s->events, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		s->events = grown;
+		s->cap_events = cap;
+	}
+	e = &s->events[s->n_events];
+	e->ev = *ev;
+	e->ev.message = NULL;
+	e->host_ts = timespec_seconds(&ev->host_time);
+	if (!(e->text = strdup(ev->message ? ev->message : "")))
+		return -1;
+	s->n_events++;
+	return 0;
+}
+
+static void on_event(void *ctx, const struct kevent *ev)
+{
+	struct session *s = ctx;
+
+	if (ev->kind == KEV_KERNEL_BOOT)
+		s->boots++;
+	if (ev->kind == KEV_AGENT_READY)
+		s->agent_ready = true;
+	/* Out of memory here loses one event; the run goes on and the console log keeps it. */
+	(void)push_event(s, ev);
+}
+
+int session_open(struct board *board, const char *run_dir, FILE *progress, struct session **out,
+		 struct rig_err *err)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	s->board = board;
+	s->progress = progress;
+	snprintf(s->run_dir, sizeof(s->run_dir), "%s", run_dir);
+	snprintf(s->console_log, sizeof(s->console_log), "%s/console.log", run_dir);
+	if (power_open(board, run_dir, &s->power, err) < 0) {
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+static void detach_console(struct session *s)
+{
+	console_close(s->console);
+	s->console = NULL;
+	s->agent_ready = false;
+}
+
+int session_power_off(struct session *s, struct rig_err *err)
+{
+	detach_console(s);
+	return power_off(s->power, err);
+}
+
+void session_close(struct session *s)
+{
+	struct rig_err ignored;
+
+	if (!s)
+		return;
+	if (s->power && session_power_off(s, &ignored) < 0 && s->progress)
+		session_say(s, "warning: power off at the end failed: %s", ignored.msg);
+	power_close(s->power);
+	session_events_free(s->events, s->n_events);
+	free(s);
+}
+
+static int attach_console(struct session *s, struct rig_err *err)
+{
+	struct console_options opts = { .log_path = s->console_log };
+
+	if (console_open(&s->board->console, CONNECT_TIMEOUT_MS, &opts, &s->console, err) < 0)
+		return -1;
+	console_set_event_handler(s->console, on_event, s);
+	return 0;
+}
+
+static int power_on_with_cmdline(struct session *s, const char *extra, struct rig_err *err)
+{
+	char *saved = s->board->boot.cmdline;
+	char *joined = NULL;
+	int rc;
+
+	if (extra && *extra) {
+		if (asprintf(&joined, "%s %s", saved ? saved : "", extra) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		s->board->boot.cmdline = joined;
+	}
+	rc = power_on(s->power, err);
+	s->board->boot.cmdline = saved;
+	free(joined);
+	return rc;
+}
+
+int session_power_on(struct session *s, const char *extra_cmdline, struct rig_err *err)
+{
+	enum power_state state;
+
+	detach_console(s);
+	if (power_status(s->power, &state, err) == 0 && state != POWER_OFF &&
+	    power_off(s->power, err) < 0)
+		return -1;
+	session_say(s, "power on%s%s", extra_cmdline ? " with " : "",
+		    extra_cmdline ? extra_cmdline : "");
+	if (power_on_with_cmdline(s, extra_cmdline, err) < 0 || attach_console(s, err) < 0)
+		return -1;
+	return power_resume_cpus(s->power, err);
+}
+
+int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_s,
+		 struct rig_err *err)
+{
+	long long deadline;
+
+	if (session_power_on(s, extra_cmdline, err) < 0)
+		return -1;
+	deadline = console_now_ms() + (long long)timeout_s * 1000;
+	while (!s->agent_ready) {
+		long long left = deadline - console_now_ms();
+
+		if (left <= 0)
+			return 1;
+		if (session_pump(s, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, NULL, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void feed_line(struct session *s, const struct console_line *line)
+{
+	double host = timespec_seconds(&line->host_time);
+
+	s->last_line_at = host;
+	acks_feed(&s->acks, line->text, host, line->has_ktime ? line->ktime : -1);
+}
+
+int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
+		 struct rig_err *err)
+{
+	long long deadline = console_now_ms() + timeout_ms;
+	struct console_line line;
+
+	if (!s->console)
+		return rig_err_set(err, RIG_EXIT_INFRA, "console of board %s is not attached",
+				   s->board->name);
+	for (;;) {
+		long long left = deadline - console_now_ms();
+		int rc = console_next_line(s->console, left > 0 ? (int)left : 0, &line, err);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			return 0;
+		feed_line(s, &line);
+		if (reply && reply->status == AGENT_PENDING) {
+			rc = agent_reply_feed(reply, console_agent_marker(s->console), line.text, err);
+			if (rc < 0)
+				return -1;
+			if (rc == 1)
+				return 1;
+		}
+	}
+}
+
+int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
+		 struct rig_err *err)
+{
+	unsigned seq;
+	char *request = NULL;
+	int rc;
+
+	if (!s->console)
+		return rig_err_set(err, RIG_EXIT_INFRA, "console of board %s is not attached",
+				   s->board->name);
+	seq = console_next_seq(s->console);
+	agent_reply_init(reply, seq);
+	if (agent_format_request(seq, cmd, &request, err) < 0)
+		return -1;
+	rc = console_send(s->console, request, strlen(request), err);
+	free(request);
+	return rc;
+}
+
+int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
+		 struct rig_err *err)
+{
+	long long deadline = console_now_ms() + (long long)timeout_s * 1000;
+
+	if (session_send(s, cmd, reply, err) < 0)
+		return -1;
+	for (;;) {
+		long long left = deadline - console_now_ms();
+		int rc;
+
+		if (left <= 0) {
+			reply->status = AGENT_TIMEOUT;
+			return 1;
+		}
+		rc = session_pump(s, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, reply, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return 0;
+	}
+}
+
+int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
+		  struct rig_err *err)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct agent_reply reply;
+		int rc = session_exec(s, cmd, timeout_s, &reply, err);
+
+		if (rc == 0 && reply.status == AGENT_OK) {
+			snprintf(buf, size, "%s", reply.n_lines ? reply.lines[0] : "");
+			rc = reply.rc;
+			agent_reply_free(&reply);
+			if (rc != 0)
+				return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s' failed (rc %d): %s",
+						   cmd, rc, buf);
+			return 0;
+		}
+		agent_reply_free(&reply);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %u s",
+					   cmd, timeout_s);
+	}
+	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt 3 times", cmd);
+}
+
+struct session_event *session_events_drain(struct session *s, size_t *n)
+{
+	struct session_event *events = s->events;
+
+	*n = s->n_events;
+	s->events = NULL;
+	s->n_events = s->cap_events = 0;
+	return events;
+}
+
+void session_events_free(struct session_event *events, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(events[i].text);
+	free(events);
+}

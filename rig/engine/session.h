@@ -1,0 +1,79 @@
+/* A session with one board: its power, its console, and everything read from the console
+ * since the last drain (kernel events, acknowledgements of the workloads). All console reading
+ * goes through session_pump() so no line escapes the event log or the acknowledgement table. */
+#ifndef RIG_ENGINE_SESSION_H
+#define RIG_ENGINE_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config/board.h"
+#include "console/agent_reply.h"
+#include "console/console.h"
+#include "console/events.h"
+#include "engine/acks.h"
+#include "power/power.h"
+#include "util/err.h"
+
+struct session_event {
+	struct kevent ev;
+	double host_ts;
+	char *text;
+};
+
+struct session {
+	struct board *board;
+	char run_dir[512];
+	char console_log[600];
+	struct power *power;
+	struct console *console;
+	struct acks acks;
+	struct session_event *events;  /* since the last session_events_drain() */
+	size_t n_events, cap_events;
+	bool agent_ready;
+	int boots;                     /* kernel boots seen ("Linux version") */
+	double last_line_at;
+	FILE *progress;                /* where phase messages go; NULL = quiet */
+};
+
+int session_open(struct board *board, const char *run_dir, FILE *progress, struct session **out,
+		 struct rig_err *err);
+/* Powers off (a QEMU board's process ends) and frees. */
+void session_close(struct session *s);
+
+/* Power on (extra_cmdline appended to the board's kernel command line for this boot, may be
+ * NULL), attach the console, start the CPUs, wait for the agent. A timeout is a hang in phase
+ * "boot": returns 1. 0 = agent ready, -1 = infrastructure error. */
+int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_s,
+		 struct rig_err *err);
+/* Power on and attach the console without waiting for anything (a hibernated board restores
+ * its old userspace instead of starting the agent). */
+int session_power_on(struct session *s, const char *extra_cmdline, struct rig_err *err);
+/* Hard power cut (console detached; it is re-attached by the next boot). */
+int session_power_off(struct session *s, struct rig_err *err);
+
+/* Read console lines for up to timeout_ms (0 = what is already there), feeding the event log,
+ * the acknowledgement table and reply (may be NULL). Returns 1 when reply finished, 0 when the
+ * time ran out, -1 when the console failed. */
+int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
+		 struct rig_err *err);
+/* Send a command to the agent without waiting; reply is initialised for it. */
+int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
+		 struct rig_err *err);
+/* Send and wait. 0 = verified reply; 1 = no reply in time (a hang); -1 = error. reply must be
+ * freed with agent_reply_free() in every case. */
+int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
+		 struct rig_err *err);
+/* session_exec that retries a corrupt reply and returns the output's first line (or "") in
+ * buf. Any failure is reported as an error. */
+int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
+		  struct rig_err *err);
+
+/* Events since the last drain; the caller takes ownership of the array. */
+struct session_event *session_events_drain(struct session *s, size_t *n);
+void session_events_free(struct session_event *events, size_t n);
+
+/* Print a progress message (timestamped) to s->progress. */
+void session_say(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

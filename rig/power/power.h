@@ -1,0 +1,64 @@
+/* Power control of a board under test, whatever drives it (QEMU, GPIO relays, lab PDU commands).
+ *
+ * The engine and the CLI only talk to this interface; power_open() picks the backend named by
+ * board->power.backend.  Every function returns 0 on success and -1 with err filled: class
+ * RIG_EXIT_INFRA when the machinery failed (QEMU missing, socket gone, command timed out) and
+ * RIG_EXIT_USAGE when the board file asks for something the backend cannot do.
+ *
+ * QEMU start contract: power_on() starts QEMU with its CPUs stopped (-S), so that nothing the
+ * guest prints is lost before the console is attached.  The caller attaches the console (its
+ * socket exists once power_on() returned) and then calls power_resume_cpus().  Backends without
+ * that notion (real hardware) make power_resume_cpus() a no-op.  power_cycle() follows the
+ * same contract. */
+#ifndef RIG_POWER_POWER_H
+#define RIG_POWER_POWER_H
+
+#include "config/board.h"
+#include "util/err.h"
+
+enum power_state {
+	POWER_OFF,
+	POWER_RUNNING,    /* powered and executing; printed as "on" */
+	POWER_SUSPENDED,  /* in a sleep state (QEMU: S3 suspended) */
+	POWER_PAUSED,     /* powered but CPUs stopped: hung (or not yet started) */
+	POWER_UNKNOWN,    /* powered, but the backend cannot tell more */
+};
+
+/* "off", "on", "suspended", "paused", "unknown". */
+const char *power_state_name(enum power_state state);
+/* Inverse of power_state_name(); also accepts "running". Returns -1 for other words. */
+int power_state_parse(const char *word, enum power_state *state);
+
+struct power;
+
+int power_open(const struct board *board, const char *run_dir, struct power **out,
+	       struct rig_err *err);
+/* Release the handle.  It does not switch the board: a QEMU keeps running (a later
+ * power_open() finds it through <run>/qemu.pid); GPIO lines held directly revert. */
+void power_close(struct power *power);
+const char *power_backend_name(const struct power *power);
+
+int power_on(struct power *power, struct rig_err *err);
+int power_resume_cpus(struct power *power, struct rig_err *err);
+/* A hard power cut: the guest gets no chance to shut down. */
+int power_off(struct power *power, struct rig_err *err);
+int power_cycle(struct power *power, struct rig_err *err);
+/* Press the power button for ms milliseconds (0 = the board's default press length). */
+int power_press(struct power *power, unsigned ms, struct rig_err *err);
+int power_reset(struct power *power, struct rig_err *err);
+int power_status(struct power *power, enum power_state *state, struct rig_err *err);
+/* Optional operations: RIG_EXIT_USAGE "not supported" when the backend lacks them. */
+int power_wakeup(struct power *power, struct rig_err *err);
+int power_inject_hang(struct power *power, struct rig_err *err);
+int power_sysrq(struct power *power, char key, struct rig_err *err);
+/* Did the board report event (QMP names: SUSPEND, WAKEUP, RESET, SHUTDOWN, STOP, RESUME,
+ * POWERDOWN) at or after the wall-clock time since (power_now())?  Waits up to timeout_ms.
+ * Returns 1 if so, 0 on timeout, -1 on error. */
+int power_wait_event(struct power *power, const char *event, double since, unsigned timeout_ms,
+		     struct rig_err *err);
+/* Whether power_wait_event() is meaningful for this backend. */
+int power_has_events(const struct power *power);
+/* Wall-clock seconds, the time base of power_wait_event(). */
+double power_now(void);
+
+#endif

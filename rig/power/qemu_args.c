@@ -1,0 +1,293 @@
+#include "power/qemu_args.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* AHCI has six ports; more SATA disks than that need a second controller we do not model. */
+#define AHCI_PORTS 6
+
+static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	if (args->argc + 2 > args->cap) {
+		size_t cap = args->cap ? args->cap * 2 : 32;
+		char **v = realloc(args->argv, cap * sizeof(*v));
+
+		if (!v)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		args->argv = v;
+		args->cap = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	args->argv[args->argc++] = s;
+	args->argv[args->argc] = NULL;
+	return 0;
+}
+
+void qemu_argv_free(struct qemu_argv *args)
+{
+	for (size_t i = 0; i < args->argc; i++)
+		free(args->argv[i]);
+	free(args->argv);
+	memset(args, 0, sizeof(*args));
+}
+
+/* QEMU option values separate keys with commas; a literal comma is written twice. */
+static char *escape_commas(const char *value)
+{
+	size_t extra = 0;
+	char *out, *p;
+
+	for (const char *c = value; *c; c++)
+		extra += *c == ',';
+	out = malloc(strlen(value) + extra + 1);
+	if (!out)
+		return NULL;
+	for (p = out; *value; value++) {
+		*p++ = *value;
+		if (*value == ',')
+			*p++ = ',';
+	}
+	*p = '\0';
+	return out;
+}
+
+/* Replace *s by its comma-escaped copy; false when out of memory (*s is then untouched). */
+static int escape_in_place(char **s)
+{
+	char *escaped = escape_commas(*s);
+
+	if (!escaped)
+		return 0;
+	free(*s);
+	*s = escaped;
+	return 1;
+}
+
+int qemu_qmp_path(const struct board *board, const char *run_dir, char *buf, size_t size,
+		  struct rig_err *err)
+{
+	const struct board_qemu *qemu = board->power.qemu;
+	int n;
+
+	if (qemu && qemu->qmp)
+		n = snprintf(buf, size, "%s", qemu->qmp);
+	else
+		n = snprintf(buf, size, "%s/qmp.sock", run_dir ? run_dir : ".");
+	if (n < 0 || (size_t)n >= size)
+		return rig_err_set(err, RIG_EXIT_USAGE, "QMP socket path too long");
+	return 0;
+}
+
+static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
+{
+	if (add(a, err, "%s", q->binary ? q->binary : "qemu-system-x86_64") < 0 ||
+	    add(a, err, "-S") < 0 || add(a, err, "-machine") < 0 ||
+	    add(a, err, "%s,accel=%s", q->machine ? q->machine : "pc",
+		q->accel ? q->accel : "tcg") < 0 ||
+	    add(a, err, "-smp") < 0 || add(a, err, "%u", q->cpus ? q->cpus : 1) < 0 ||
+	    add(a, err, "-m") < 0 || add(a, err, "%u", q->memory_mb ? q->memory_mb : 512) < 0)
+		return -1;
+	if (q->firmware && (add(a, err, "-bios") < 0 || add(a, err, "%s", q->firmware) < 0))
+		return -1;
+	return 0;
+}
+
+static int add_boot(struct qemu_argv *a, const struct board_boot *boot, struct rig_err *err)
+{
+	if (!boot->kernel)
+		return 0;
+	if (add(a, err, "-kernel") < 0 || add(a, err, "%s", boot->kernel) < 0)
+		return -1;
+	if (boot->initrd && (add(a, err, "-initrd") < 0 || add(a, err, "%s", boot->initrd) < 0))
+		return -1;
+	if (boot->cmdline && (add(a, err, "-append") < 0 || add(a, err, "%s", boot->cmdline) < 0))
+		return -1;
+	return 0;
+}
+
+/* The console is a unix socket QEMU serves; everything it carries also goes to a log file. */
+static int add_console(struct qemu_argv *a, const struct board *board, const char *run_dir,
+		       struct rig_err *err)
+{
+	const struct board_console *con = &board->console;
+	char *log = NULL, *path = NULL;
+	int rc;
+
+	if (!con->transport || strcmp(con->transport, "socket") != 0 || !con->path)
+		return 0;
+	if (asprintf(&log, "%s/qemu-serial.log", run_dir ? run_dir : ".") < 0) {
+		log = NULL;
+		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	} else if (!(path = escape_commas(con->path)) || !escape_in_place(&log)) {
+		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	} else if ((rc = add(a, err, "-serial")) == 0 && (rc = add(a, err, "chardev:con0")) == 0 &&
+		   (rc = add(a, err, "-chardev")) == 0) {
+		rc = add(a, err, "socket,id=con0,path=%s,server=on,wait=off,logfile=%s", path, log);
+	}
+	free(path);
+	free(log);
+	return rc;
+}
+
+static int add_disk(struct qemu_argv *a, const struct board_disk *d, unsigned *sata_port,
+		    struct rig_err *err)
+{
+	char *file;
+	int rc;
+
+	if (!d->id || !d->file || !d->interface)
+		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: id, interface and file "
+				   "are required");
+	if (strcmp(d->interface, "nvme") != 0 && strcmp(d->interface, "sata") != 0)
+		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%s]: unknown interface "
+				   "'%s' (nvme, sata)", d->id, d->interface);
+	file = escape_commas(d->file);
+	if (!file)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = add(a, err, "-drive");
+	if (rc == 0)
+		rc = add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", file, d->id);
+	free(file);
+	if (rc < 0 || add(a, err, "-device") < 0)
+		return -1;
+	if (strcmp(d->interface, "nvme") == 0)
+		return add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
+	if (*sata_port >= AHCI_PORTS)
+		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: more than %d sata disks",
+				   AHCI_PORTS);
+	return add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
+}
+
+static int add_disks(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
+{
+	unsigned sata_port = 0;
+
+	for (size_t i = 0; i < q->n_disks; i++) {
+		if (q->disks[i].interface && strcmp(q->disks[i].interface, "sata") == 0 &&
+		    sata_port == 0 && (add(a, err, "-device") < 0 || add(a, err, "ahci,id=ahci0") < 0))
+			return -1;
+		if (add_disk(a, &q->disks[i], &sata_port, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_qmp(struct qemu_argv *a, const char *path, struct rig_err *err)
+{
+	char *escaped = escape_commas(path);
+	int rc;
+
+	if (!escaped)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = add(a, err, "unix:%s,server=on,wait=off", escaped);
+	free(escaped);
+	return rc;
+}
+
+int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_argv *out,
+		    struct rig_err *err)
+{
+	const struct board_qemu *q = board->power.qemu;
+	char qmp[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (!q)
+		return rig_err_set(err, RIG_EXIT_USAGE, "board %s: power.qemu is missing",
+				   board->name ? board->name : "?");
+	if (qemu_qmp_path(board, run_dir, qmp, sizeof(qmp), err) < 0)
+		goto fail;
+	if (add_machine(out, q, err) < 0 || add_boot(out, &board->boot, err) < 0 ||
+	    add(out, err, "-display") < 0 || add(out, err, "none") < 0 ||
+	    add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
+	    add(out, err, "-qmp") < 0 ||
+	    add_qmp(out, qmp, err) < 0 ||
+	    add_disks(out, q, err) < 0)
+		goto fail;
+	for (size_t i = 0; i < q->n_extra_args; i++)
+		if (add(out, err, "%s", q->extra_args[i]) < 0)
+			goto fail;
+	return 0;
+fail:
+	qemu_argv_free(out);
+	return -1;
+}
+
+static int make_parent_dirs(const char *file, struct rig_err *err)
+{
+	char *path = strdup(file);
+
+	if (!path)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			rig_err_set(err, RIG_EXIT_INFRA, "mkdir %s: %s", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(path);
+	return 0;
+}
+
+static int create_sparse(const struct board_disk *d, struct rig_err *err)
+{
+	int fd;
+
+	if (make_parent_dirs(d->file, err) < 0)
+		return -1;
+	fd = open(d->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		return 0;
+	if (fd < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "create disk %s: %s", d->file,
+				   strerror(errno));
+	if (ftruncate(fd, (off_t)d->size_mb * 1024 * 1024) < 0) {
+		rig_err_set(err, RIG_EXIT_INFRA, "size disk %s: %s", d->file, strerror(errno));
+		close(fd);
+		unlink(d->file);
+		return -1;
+	}
+	if (close(fd) < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "close disk %s: %s", d->file,
+				   strerror(errno));
+	return 0;
+}
+
+int qemu_create_disks(const struct board_qemu *qemu, struct rig_err *err)
+{
+	for (size_t i = 0; i < qemu->n_disks; i++) {
+		const struct board_disk *d = &qemu->disks[i];
+
+		if (!d->file)
+			return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%zu]: no file", i);
+		if (access(d->file, F_OK) == 0)
+			continue;
+		if (d->size_mb == 0)
+			return rig_err_set(err, RIG_EXIT_USAGE, "disk %s is missing and has no "
+					   "size_mb to create it", d->file);
+		if (create_sparse(d, err) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * One suspend/resume cycle as the engine collects it in memory. Nothing touches the database until
+ * results_cycle_commit() writes the whole cycle in one transaction, so a rig killed mid-cycle loses
+ * exactly the cycle in flight and never leaves half a cycle behind.
+ */
+#ifndef RIG_RESULTS_CYCLE_H
+#define RIG_RESULTS_CYCLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* A sysfs knob as the run saw it. Zero is "unknown" so a zeroed struct never claims "off". */
+enum results_knob {
+	RESULTS_KNOB_UNKNOWN = 0,
+	RESULTS_KNOB_OFF,
+	RESULTS_KNOB_ON,
+};
+
+enum results_cycle_status {
+	RESULTS_CYCLE_PASS,
+	RESULTS_CYCLE_FAIL,
+	RESULTS_CYCLE_HANG,
+	RESULTS_CYCLE_INFRA,
+	RESULTS_CYCLE_ABORTED,
+};
+
+enum results_verdict_result {
+	RESULTS_VERDICT_PASS,
+	RESULTS_VERDICT_FAIL,
+	RESULTS_VERDICT_SKIP,
+	RESULTS_VERDICT_ERROR,
+};
+
+struct results_verdict {
+	char *name;            /* "stall", "clean-resume", "no-loss", "owner", "order", "hang", ... */
+	char *filesystem;      /* board filesystem name, NULL for whole-system verdicts */
+	enum results_verdict_result result;
+	char *known_issue;     /* id from the known-issues file, or NULL */
+	char *detail;
+};
+
+struct results_measurement {
+	char *name;            /* "freeze_filesystems_ms", "resume_ms", "stall_ms", ... */
+	char *filesystem;      /* NULL unless per-filesystem */
+	double value;
+	char *unit;            /* "ms", "bytes", ... */
+};
+
+struct results_event {
+	char *kind;
+	double kernel_ts;      /* printk timestamp in seconds; NAN when the line had none */
+	double host_ts;        /* unix seconds on the rig host */
+	char *text;
+};
+
+struct results_artefact {
+	char *kind;            /* "console-log", "qemu-stderr", "dmesg", ... */
+	char *path;
+};
+
+struct results_cycle_info {
+	int idx;                                   /* 0-based position in the run */
+	const char *step_kind;                     /* "suspend", "hibernate", ... (required) */
+	const char *step_desc;
+	double started_at;                         /* unix seconds; 0 = now */
+	enum results_knob knob_freeze_filesystems;
+	enum results_knob knob_sync_on_suspend;
+	const char *kernel_version;
+	int64_t console_from;                      /* offset into the run's console log; -1 = unknown */
+};
+
+struct results_cycle {
+	int64_t run_id;
+	int idx;
+	char *step_kind;
+	char *step_desc;
+	enum results_cycle_status status;
+	char *hang_phase;
+	double started_at;
+	double ended_at;                           /* NAN until results_cycle_end() */
+	enum results_knob knob_freeze_filesystems;
+	enum results_knob knob_sync_on_suspend;
+	char *kernel_version;
+	int64_t console_from, console_to;          /* -1 = unknown */
+	char *console_tail;
+
+	struct results_verdict *verdicts;
+	size_t n_verdicts, cap_verdicts;
+	struct results_measurement *measurements;
+	size_t n_measurements, cap_measurements;
+	struct results_event *events;
+	size_t n_events, cap_events;
+	struct results_artefact *artefacts;
+	size_t n_artefacts, cap_artefacts;
+};
+
+/* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */
+struct results_cycle *results_cycle_begin(int64_t run_id, const struct results_cycle_info *info,
+					  struct rig_err *err);
+void results_cycle_free(struct results_cycle *cycle);
+
+/* Every string is copied; NULL is allowed wherever the column is nullable. */
+int results_cycle_add_verdict(struct results_cycle *cycle, const char *name, const char *filesystem,
+			      enum results_verdict_result result, const char *known_issue,
+			      const char *detail, struct rig_err *err);
+int results_cycle_add_measurement(struct results_cycle *cycle, const char *name,
+				  const char *filesystem, double value, const char *unit,
+				  struct rig_err *err);
+int results_cycle_add_event(struct results_cycle *cycle, const char *kind, double kernel_ts,
+			    double host_ts, const char *text, struct rig_err *err);
+int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
+			       struct rig_err *err);
+
+/* Record where the cycle hung and the console tail to show for it; sets status to hang. */
+int results_cycle_set_hang(struct results_cycle *cycle, const char *phase, const char *console_tail,
+			   struct rig_err *err);
+/* Close the cycle: final status, end time (0 = now) and console end offset (-1 = unknown). */
+void results_cycle_end(struct results_cycle *cycle, enum results_cycle_status status,
+		       double ended_at, int64_t console_to);
+
+const char *results_cycle_status_name(enum results_cycle_status status);
+const char *results_verdict_result_name(enum results_verdict_result result);
+
+/* Unix time now, in seconds with sub-second precision. */
+double results_now(void);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * The results database (SQLite, out/results.db by default): runs, their cycles, and each cycle's
+ * verdicts, measurements, events and artefacts. One writer (the rig holding the board lock) and
+ * any number of readers (rig results, the dashboard): WAL mode and a 5 s busy timeout.
+ *
+ * Usage:  results_open() -> results_run_begin() -> per cycle: results_cycle_begin() (cycle.h),
+ *         add verdicts/measurements/events, results_cycle_end(), results_cycle_commit()
+ *         -> results_run_end(), or results_mark_aborted() on Ctrl-C.
+ * Every failure is a RIG_EXIT_INFRA error (or RIG_EXIT_USAGE for a missing/foreign file).
+ */
+#ifndef RIG_RESULTS_DB_H
+#define RIG_RESULTS_DB_H
+
+#include <stdint.h>
+
+#include "results/cycle.h"
+#include "util/err.h"
+
+#define RESULTS_DB_DEFAULT_PATH "out/results.db"
+
+struct results_db;
+
+enum results_open_mode {
+	RESULTS_OPEN_CREATE,    /* create the file if missing (rig run) */
+	RESULTS_OPEN_EXISTING,  /* a missing file is a usage error (rig results) */
+};
+
+enum results_run_status {
+	RESULTS_RUN_RUNNING,
+	RESULTS_RUN_PASS,
+	RESULTS_RUN_FAIL,
+	RESULTS_RUN_KNOWN,      /* failed, but every failure matched a known issue */
+	RESULTS_RUN_INFRA,
+	RESULTS_RUN_ABORTED,
+};
+
+struct results_run_info {
+	const char *board;                 /* required */
+	const char *board_file;
+	const char *plan;
+	const char *plan_file;
+	const char *source;                /* "rig" (NULL means rig) or "lava" */
+	const char *lava_job_id;
+	const char *kernel_version;
+	const char *kernel_meta;           /* the build's meta.json text; must be valid JSON or NULL */
+	const char *kernel_sha;
+	const char *freeze_series;
+	enum results_knob knob_freeze_filesystems;
+	enum results_knob knob_sync_on_suspend;
+	double started_at;                 /* unix seconds; 0 = now. Also decides the local "night" */
+	const char *console_log;
+	const char *host;                  /* NULL = this host's name */
+	const char *rig_version;
+};
+
+/* Open (and create or migrate to the current schema) the database at path. */
+int results_open(const char *path, enum results_open_mode mode, struct results_db **out,
+		 struct rig_err *err);
+void results_close(struct results_db *db);
+/* Schema version of the open database (SQLite user_version). */
+int results_schema_version(struct results_db *db, int *version, struct rig_err *err);
+
+int results_run_begin(struct results_db *db, const struct results_run_info *info, int64_t *run_id,
+		      struct rig_err *err);
+int results_run_end(struct results_db *db, int64_t run_id, enum results_run_status status,
+		    int exit_code, struct rig_err *err);
+
+/* Write the cycle and everything collected in it in one transaction. */
+int results_cycle_commit(struct results_db *db, const struct results_cycle *cycle,
+			 int64_t *cycle_id, struct rig_err *err);
+
+/*
+ * Ctrl-C: store the cycle in flight (may be NULL) with status aborted and what it had collected,
+ * and end the run as aborted, in one transaction. Call it from normal context after the signal
+ * handler set its flag, never from the handler.
+ */
+int results_mark_aborted(struct results_db *db, int64_t run_id, const struct results_cycle *in_flight,
+			 int exit_code, struct rig_err *err);
+
+/* An artefact of the whole run (cycle_id 0) or of an already committed cycle. */
+int results_add_artefact(struct results_db *db, int64_t run_id, int64_t cycle_id, const char *kind,
+			 const char *path, struct rig_err *err);
+
+const char *results_run_status_name(enum results_run_status status);
+
+#endif

@@ -1,0 +1,52 @@
+/* Shared by the results/ sources only: the handle and statement helpers. */
+#ifndef RIG_RESULTS_DB_INTERNAL_H
+#define RIG_RESULTS_DB_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "results/db.h"
+
+struct results_db {
+	sqlite3 *sql;
+	char *path;
+};
+
+/* Fill err with "results db PATH: WHAT: sqlite message" (class infra); returns -1. */
+int results_db_fail(struct results_db *db, const char *what, struct rig_err *err);
+
+int results_db_prepare(struct results_db *db, const char *sql, sqlite3_stmt **stmt,
+		       struct rig_err *err);
+/* Step a statement that returns no rows, then reset it for reuse. */
+int results_db_step_done(struct results_db *db, sqlite3_stmt *stmt, const char *what,
+			 struct rig_err *err);
+int results_db_exec(struct results_db *db, const char *sql, struct rig_err *err);
+
+/* BEGIN IMMEDIATE takes the write lock up front so busy_timeout applies to the whole transaction. */
+int results_db_begin(struct results_db *db, struct rig_err *err);
+int results_db_commit(struct results_db *db, struct rig_err *err);
+/* Best effort: the original error is what the caller reports. */
+void results_db_rollback(struct results_db *db);
+
+/*
+ * Binds named parameters (":board") and remembers the first failure, so a statement's bindings
+ * read as a list and are checked once with results_bind_check().
+ */
+struct results_binder {
+	sqlite3_stmt *stmt;
+	int rc;
+	const char *failed_name;
+};
+
+void results_bind_text(struct results_binder *b, const char *name, const char *value);
+void results_bind_int64(struct results_binder *b, const char *name, int64_t value);
+/* A negative value is stored as NULL ("unknown"). */
+void results_bind_offset(struct results_binder *b, const char *name, int64_t value);
+/* NAN is stored as NULL. */
+void results_bind_real(struct results_binder *b, const char *name, double value);
+void results_bind_knob(struct results_binder *b, const char *name, enum results_knob knob);
+int results_bind_check(struct results_db *db, const struct results_binder *b, const char *what,
+		       struct rig_err *err);
+
+#endif

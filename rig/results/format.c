@@ -1,0 +1,323 @@
+#include "results/format.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "results/table.h"
+
+#define CELL 64
+
+/* A scalar as text in buf; NULL for JSON null or a missing key (the table prints "-"). */
+static const char *scalar(json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else
+		return NULL;
+	return buf;
+}
+
+static const char *field(json_t *obj, const char *key, char *buf, size_t len)
+{
+	return scalar(json_object_get(obj, key), buf, len);
+}
+
+static const char *local_time(json_t *v, char *buf, size_t len)
+{
+	time_t t;
+	struct tm tm;
+
+	if (!json_is_number(v))
+		return NULL;
+	t = (time_t)json_number_value(v);
+	if (!localtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		return NULL;
+	return buf;
+}
+
+static const char *duration(json_t *obj, char *buf, size_t len)
+{
+	json_t *start = json_object_get(obj, "started_at"), *end = json_object_get(obj, "ended_at");
+	double s;
+
+	if (!json_is_number(start) || !json_is_number(end))
+		return NULL;
+	s = json_number_value(end) - json_number_value(start);
+	if (s < 60)
+		snprintf(buf, len, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+	return buf;
+}
+
+static const char *knob(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v))
+		return NULL;
+	return json_integer_value(v) ? "on" : "off";
+}
+
+static const char *cycle_count(json_t *run, char *buf, size_t len)
+{
+	json_int_t n = json_integer_value(json_object_get(run, "n_cycles"));
+	json_int_t failed = json_integer_value(json_object_get(run, "n_cycles_failed"));
+
+	if (failed)
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT " (%" JSON_INTEGER_FORMAT " not pass)", n,
+			 failed);
+	else
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, n);
+	return buf;
+}
+
+static int print_table(FILE *out, struct text_table *t)
+{
+	int ret = t ? text_table_print(t, out) : -1;
+
+	text_table_free(t);
+	return ret;
+}
+
+static int add_run_row(struct text_table *t, json_t *run)
+{
+	char id[CELL], started[CELL], dur[CELL], cycles[CELL], exit_code[CELL];
+	const char *cells[] = {
+		field(run, "id", id, CELL), field(run, "board", NULL, 0),
+		field(run, "plan", NULL, 0),
+		local_time(json_object_get(run, "started_at"), started, CELL),
+		duration(run, dur, CELL), field(run, "kernel_version", NULL, 0),
+		knob(run, "knob_freeze_filesystems"), cycle_count(run, cycles, CELL),
+		field(run, "status", NULL, 0), field(run, "exit_code", exit_code, CELL),
+	};
+
+	return text_table_add_row(t, cells);
+}
+
+int results_format_runs(FILE *out, json_t *runs)
+{
+	static const char *const headers[] = {
+		"ID", "BOARD", "PLAN", "STARTED", "DURATION", "KERNEL", "FREEZE_FS", "CYCLES",
+		"STATUS", "EXIT",
+	};
+	struct text_table *t = text_table_new(headers, sizeof(headers) / sizeof(headers[0]));
+	json_t *run;
+	size_t i;
+
+	if (json_array_size(runs) == 0)
+		return fprintf(out, "no runs\n") < 0 ? -1 : 0;
+	json_array_foreach(runs, i, run)
+		if (t && add_run_row(t, run)) {
+			text_table_free(t);
+			return -1;
+		}
+	return print_table(out, t);
+}
+
+/* Add a (label, value) row per field: table columns keyed by the run's JSON members. */
+static int add_plain_fields(struct text_table *t, json_t *run)
+{
+	static const char *const keys[] = {
+		"id", "board", "board_file", "plan", "plan_file", "source", "lava_job_id", "night",
+		"kernel_version", "kernel_sha", "freeze_series", "status", "exit_code", "console_log",
+		"host", "rig_version",
+	};
+	char buf[CELL];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (text_table_add_row(t, (const char *const[]){ keys[i],
+				       field(run, keys[i], buf, CELL) }))
+			return -1;
+	return 0;
+}
+
+static int add_derived_fields(struct text_table *t, json_t *run)
+{
+	char when[CELL], dur[CELL];
+	const char *const rows[][2] = {
+		{ "freeze_filesystems", knob(run, "knob_freeze_filesystems") },
+		{ "sync_on_suspend", knob(run, "knob_sync_on_suspend") },
+		{ "started", local_time(json_object_get(run, "started_at"), when, CELL) },
+		{ "duration", duration(run, dur, CELL) },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (text_table_add_row(t, rows[i]))
+			return -1;
+	return 0;
+}
+
+/* "field  value" lines for the run's own fields. */
+static int format_run_fields(FILE *out, json_t *run)
+{
+	static const char *const headers[] = { "FIELD", "VALUE" };
+	struct text_table *t = text_table_new(headers, 2);
+
+	if (t && (add_plain_fields(t, run) || add_derived_fields(t, run))) {
+		text_table_free(t);
+		return -1;
+	}
+	return print_table(out, t);
+}
+
+static int add_cycle_row(struct text_table *t, json_t *c)
+{
+	char idx[CELL], dur[CELL];
+	const char *cells[] = {
+		field(c, "idx", idx, CELL), field(c, "step_kind", NULL, 0),
+		field(c, "status", NULL, 0), field(c, "hang_phase", NULL, 0), duration(c, dur, CELL),
+		field(c, "kernel_version", NULL, 0), knob(c, "knob_freeze_filesystems"),
+		field(c, "step_desc", NULL, 0),
+	};
+
+	return text_table_add_row(t, cells);
+}
+
+static int add_verdict_rows(struct text_table *t, json_t *c)
+{
+	char idx[CELL];
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "verdicts"), i, v) {
+		const char *cells[] = {
+			field(c, "idx", idx, CELL), field(v, "name", NULL, 0),
+			field(v, "filesystem", NULL, 0), field(v, "result", NULL, 0),
+			field(v, "known_issue", NULL, 0), field(v, "detail", NULL, 0),
+		};
+		if (text_table_add_row(t, cells))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_measurement_rows(struct text_table *t, json_t *c)
+{
+	char idx[CELL], value[CELL];
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "measurements"), i, m) {
+		const char *cells[] = {
+			field(c, "idx", idx, CELL), field(m, "name", NULL, 0),
+			field(m, "filesystem", NULL, 0), field(m, "value", value, CELL),
+			field(m, "unit", NULL, 0),
+		};
+		if (text_table_add_row(t, cells))
+			return -1;
+	}
+	return 0;
+}
+
+/* One table over every cycle of the run; add_rows adds the rows one cycle contributes. */
+static int cycles_table(FILE *out, json_t *run, const char *title, const char *const *headers,
+			size_t n_headers, int (*add_rows)(struct text_table *, json_t *))
+{
+	struct text_table *t = text_table_new(headers, n_headers);
+	json_t *c;
+	size_t i;
+
+	if (fprintf(out, "\n%s:\n", title) < 0)
+		return -1;
+	json_array_foreach(json_object_get(run, "cycles"), i, c)
+		if (t && add_rows(t, c)) {
+			text_table_free(t);
+			return -1;
+		}
+	return print_table(out, t);
+}
+
+static int add_artefact_row(struct text_table *t, json_t *a)
+{
+	char cycle[CELL];
+	const char *cells[] = {
+		field(a, "cycle_id", cycle, CELL), field(a, "kind", NULL, 0), field(a, "path", NULL, 0),
+	};
+
+	return text_table_add_row(t, cells);
+}
+
+static int artefacts_table(FILE *out, json_t *run)
+{
+	static const char *const headers[] = { "CYCLE_ID", "KIND", "PATH" };
+	struct text_table *t = text_table_new(headers, 3);
+	json_t *a;
+	size_t i;
+
+	if (fprintf(out, "\nartefacts:\n") < 0)
+		return -1;
+	json_array_foreach(json_object_get(run, "artefacts"), i, a)
+		if (t && add_artefact_row(t, a)) {
+			text_table_free(t);
+			return -1;
+		}
+	return print_table(out, t);
+}
+
+/* Print text with every line indented and control characters (other than newline) masked. */
+static int print_indented(FILE *out, const char *text)
+{
+	bool line_start = true;
+
+	for (const char *p = text; *p; p++) {
+		int c = (unsigned char)*p;
+
+		if (line_start && fputs("    ", out) == EOF)
+			return -1;
+		line_start = c == '\n';
+		if (!line_start && (c < 0x20 || c == 0x7f))
+			c = '?';
+		if (fputc(c, out) == EOF)
+			return -1;
+	}
+	if (!line_start && fputc('\n', out) == EOF)
+		return -1;
+	return 0;
+}
+
+/* A hung cycle's console tail is the first thing anyone wants to read about it. */
+static int hang_tails(FILE *out, json_t *run)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "cycles"), i, c) {
+		const char *tail = json_string_value(json_object_get(c, "console_tail"));
+		const char *phase = json_string_value(json_object_get(c, "hang_phase"));
+
+		if (!tail)
+			continue;
+		if (fprintf(out, "\nconsole tail of cycle %" JSON_INTEGER_FORMAT " (hang in %s):\n",
+			    json_integer_value(json_object_get(c, "idx")), phase ? phase : "?") < 0 ||
+		    print_indented(out, tail))
+			return -1;
+	}
+	return 0;
+}
+
+int results_format_run(FILE *out, json_t *run)
+{
+	static const char *const cycle_h[] = {
+		"IDX", "STEP", "STATUS", "HANG_PHASE", "DURATION", "KERNEL", "FREEZE_FS", "DESC",
+	};
+	static const char *const verdict_h[] = {
+		"CYCLE", "VERDICT", "FILESYSTEM", "RESULT", "KNOWN_ISSUE", "DETAIL",
+	};
+	static const char *const measure_h[] = { "CYCLE", "MEASUREMENT", "FILESYSTEM", "VALUE", "UNIT" };
+
+	if (format_run_fields(out, run) ||
+	    cycles_table(out, run, "cycles", cycle_h, 8, add_cycle_row) ||
+	    cycles_table(out, run, "verdicts", verdict_h, 6, add_verdict_rows) ||
+	    cycles_table(out, run, "measurements", measure_h, 5, add_measurement_rows) ||
+	    hang_tails(out, run))
+		return -1;
+	return artefacts_table(out, run);
+}

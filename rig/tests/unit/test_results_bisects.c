@@ -1,0 +1,131 @@
+/* Bisect records: a search, its steps with the posterior top-3 as JSON, and its end. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/bisects.h"
+
+struct fixture {
+	char dir[64];
+	char path[128];
+	struct results_db *db;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct rig_err err = { 0 };
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_results_bisects.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/results.db", f->dir);
+	if (results_open(f->path, RESULTS_OPEN_CREATE, &f->db, &err))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char p[160];
+	static const char *const suffixes[] = { "", "-wal", "-shm" };
+
+	results_close(f->db);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s%s", f->path, suffixes[i]);
+		unlink(p);
+	}
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+static char *sql_text(const char *path, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+static void assert_sql_text(const char *path, const char *sql, const char *expect)
+{
+	char *v = sql_text(path, sql);
+
+	assert_non_null(v);
+	assert_string_equal(v, expect);
+	free(v);
+}
+
+static void test_bisect_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct results_bisect_info info = { .board = "qemu", .plan = "hang-hunt", .good = "v6.16",
+					    .bad = "v6.17-rc1", .confidence = 0.95 };
+	static const char *const commits[] = { "abc123", "def456", "'); DROP TABLE bisects;--" };
+	static const double probs[] = { 0.5, 0.25, 0.125 };
+	struct results_bisect_step step = { .commit = "abc123", .cycles = 6, .fails = 2,
+					    .verdict = "bad", .n_top = 3, .top_commits = commits,
+					    .top_probs = probs };
+	struct rig_err err = { 0 };
+	int64_t id = 0;
+
+	assert_int_equal(results_bisect_begin(f->db, &info, &id, &err), 0);
+	assert_int_equal(results_bisect_add_step(f->db, id, &step, &err), 0);
+	step.idx = 1, step.commit = "def456", step.verdict = "good", step.n_top = 1;
+	assert_int_equal(results_bisect_add_step(f->db, id, &step, &err), 0);
+	assert_int_equal(results_bisect_end(f->db, id, "found", "abc123", 0.97, &err), 0);
+
+	assert_sql_text(f->path, "SELECT status || ' ' || result_commit FROM bisects", "found abc123");
+	assert_sql_text(f->path, "SELECT json_extract(posterior_top3, '$[2].commit') FROM bisect_steps"
+			" WHERE idx = 0", commits[2]);
+	assert_sql_text(f->path, "SELECT json_extract(posterior_top3, '$[1].p') FROM bisect_steps"
+			" WHERE idx = 0", "0.25");
+	assert_sql_text(f->path, "SELECT json_array_length(posterior_top3) || ' ' || verdict FROM"
+			" bisect_steps WHERE idx = 1", "1 good");
+}
+
+static void test_bisect_errors(void **state)
+{
+	struct fixture *f = *state;
+	struct results_bisect_info no_bad = { .board = "qemu", .good = "v6.16" };
+	struct results_bisect_step no_commit = { .cycles = 1 };
+	struct rig_err err = { 0 };
+	int64_t id = 0;
+
+	assert_int_equal(results_bisect_begin(f->db, &no_bad, &id, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_int_equal(results_bisect_add_step(f->db, 1, &no_commit, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_int_equal(results_bisect_end(f->db, 77, "found", NULL, 0.5, &err), -1);
+	assert_non_null(strstr(err.msg, "77"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_bisect_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bisect_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

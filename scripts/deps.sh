@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# deps.sh — install every Debian package suspend-rig needs (bookworm). Idempotent; needs root.
+# Newer kernels' sources come from sid/trixie-backports through a private apt list
+# (kernel/fetch-source.sh), never by editing the system's apt sources.
+set -euo pipefail
+
+packages=(
+    # kernel build
+    build-essential gcc clang make flex bison bc libelf-dev libssl-dev cpio xz-utils zstd ccache kmod
+    rsync python3 jq file patch git lz4
+    # the board image and the QEMU board
+    qemu-system-x86 qemu-utils busybox-static e2fsprogs xfsprogs btrfs-progs util-linux fdisk
+    # the rig
+    pkg-config libserialport-dev libgpiod-dev libcyaml-dev libyaml-dev libjansson-dev libsqlite3-dev sqlite3
+    libcmocka-dev valgrind fio
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all ${#packages[@]} packages present"
+    exit 0
+fi
+[ "$(id -u)" = 0 ] || { echo "deps: need root to install: ${missing[*]}" >&2; exit 1; }
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

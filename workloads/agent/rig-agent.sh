@@ -1,0 +1,116 @@
+#!/bin/sh
+# rig-agent — the board side of the rig's console protocol (host side: rig/console/agent.h).
+# Runs on the board's console in place of a login shell; POSIX sh, busybox ash compatible.
+#
+#   on start        @@RIG@@ agent ready
+#   host request    @@RIG? <seq> <base64 of a shell command>
+#   reply           @@RIG@@ <seq> begin
+#                   @@RIG@@ <seq> | <output line>          (stdout and stderr, in order)
+#                   @@RIG@@ <seq> end rc=<rc> lines=<n> crc=<POSIX cksum of the output lines>
+#   bad request     @@RIG@@ <seq> error <why>
+# Any other line is run as a plain shell command, so a person on `rig console` can type.
+#
+# Output is normalised before it is sent: control bytes other than TAB become '?' (a CR would
+# end a console line early, an ESC would start a terminal sequence) and a missing final newline
+# is added; lines and crc describe exactly the text sent, one "line\n" per output line, so the
+# host can tell when a kernel message landed inside a reply and corrupted it.
+#
+# Environment: RIG_AGENT_TMP (default /tmp), RIG_AGENT_CKSUM=awk forces the awk CRC.
+
+marker='@@RIG@@'
+request='@@RIG? '
+prompt='rig# '
+tmp=${RIG_AGENT_TMP:-/tmp}
+raw=$tmp/rig-agent.$$.raw
+out=$tmp/rig-agent.$$.out
+
+# POSIX cksum CRC over `od -tu1` bytes. Debian's busybox has no cksum applet; busybox awk does
+# have the bit functions. Values stay below 2^32 so awk's doubles hold them exactly.
+crc_awk='
+BEGIN {
+    for (i = 0; i < 256; i++) {
+        c = lshift(i, 24)
+        for (j = 0; j < 8; j++)
+            c = and(c, 2147483648) ? xor(and(lshift(c, 1), 4294967295), 79764919) \
+                                   : and(lshift(c, 1), 4294967295)
+        t[i] = c
+    }
+    crc = 0; n = 0
+}
+{
+    for (i = 1; i <= NF; i++) {
+        crc = xor(and(lshift(crc, 8), 4294967295), t[xor(rshift(crc, 24), $i)]); n++
+    }
+}
+END {
+    for (len = n; len > 0; len = int(len / 256))
+        crc = xor(and(lshift(crc, 8), 4294967295), t[xor(rshift(crc, 24), len % 256)])
+    printf "%.0f\n", xor(crc, 4294967295)
+}'
+
+checksum() {
+    if [ "${RIG_AGENT_CKSUM:-auto}" != awk ] && command -v cksum >/dev/null 2>&1; then
+        cksum <"$1" | awk '{ print $1 }'
+    else
+        od -An -v -tu1 "$1" | awk "$crc_awk"
+    fi
+}
+
+run_request() {
+    seq=$1
+    case $seq in ''|*[!0-9]*) return ;; esac
+    # The prompt may already sit on the line (a request typed ahead is echoed before it):
+    # every reply starts on a line of its own.
+    [ -n "$show_prompt" ] && echo
+    if ! cmd=$(printf '%s\n' "$2" | base64 -d 2>/dev/null) || [ -z "$cmd" ]; then
+        printf '%s %s error bad base64\n' "$marker" "$seq"
+        return
+    fi
+    sh -c "$cmd" </dev/null >"$raw" 2>&1
+    rc=$?
+    tr '\000-\010\013-\037\177' '?' <"$raw" | awk '{ print }' >"$out"
+    lines=$(awk 'END { print NR }' "$out")
+    crc=$(checksum "$out")
+    printf '%s %s begin\n' "$marker" "$seq"
+    sed "s/^/$marker $seq | /" "$out"
+    printf '%s %s end rc=%s lines=%s crc=%s\n' "$marker" "$seq" "$rc" "$lines" "$crc"
+    rm -f "$raw" "$out"
+}
+
+# Ctrl-C ends the running command, not the agent (a trap, not an ignore, so children still
+# get the default action).
+interrupted=
+trap 'interrupted=1' INT
+trap 'rm -f "$raw" "$out"' EXIT
+
+if [ -t 0 ]; then
+    # Known line discipline: echo on (it also ends the request line before the reply),
+    # canonical input, CR->NL in, NL->CRNL out.
+    stty sane 2>/dev/null
+    show_prompt=1
+else
+    show_prompt=
+fi
+set -f
+printf '%s agent ready\n' "$marker"
+while :; do
+    [ -n "$show_prompt" ] && printf '%s' "$prompt"
+    interrupted=
+    if ! IFS= read -r line; then
+        if [ -n "$interrupted" ]; then
+            interrupted=
+            echo
+            continue
+        fi
+        exit 0
+    fi
+    line=${line%"$(printf '\r')"}
+    case $line in
+        "$request"*)
+            set -- ${line#"$request"}
+            run_request "$1" "$2"
+            ;;
+        '') ;;
+        *) sh -c "$line" ;;
+    esac
+done

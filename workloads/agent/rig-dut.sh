@@ -1,0 +1,223 @@
+#!/bin/sh
+# rig-dut — the board side of the rig's cycles (POSIX sh; busybox ash on the QEMU board).
+# The rig calls it through the agent; every report is one line of key=value pairs so the host
+# parses it without guessing. Usage: rig-dut COMMAND [ARGS]; `rig-dut help` lists commands.
+#
+# Filesystems come from /etc/rig/layout.sh (RIG_FILESYSTEMS: name type device mountpoint).
+set -u
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+STATE=/run/rig                  # tmpfs: never frozen, survives suspend, not a reboot
+TRACE=/sys/kernel/tracing
+mkdir -p "$STATE"
+[ -f /etc/rig/tools.sh ] && . /etc/rig/tools.sh      # real util-linux tools over busybox applets
+[ -f /etc/rig/layout.sh ] && . /etc/rig/layout.sh
+
+fs_lines() { echo "$RIG_FILESYSTEMS" | while read -r n t d m; do [ -n "$n" ] && echo "$n $t $d $m"; done; }
+
+cmd_info() {
+    knob=absent sync=absent
+    [ -r /sys/power/freeze_filesystems ] && knob=$(cat /sys/power/freeze_filesystems)
+    [ -r /sys/power/sync_on_suspend ] && sync=$(cat /sys/power/sync_on_suspend)
+    echo "kernel=$(uname -r) freeze_filesystems=$knob sync_on_suspend=$sync" \
+         "states=$(tr ' ' ',' </sys/power/state) mem_sleep=$(tr ' ' ',' </sys/power/mem_sleep)" \
+         "disk=$(tr ' ' ',' </sys/power/disk 2>/dev/null)" \
+         "boot_id=$(cat /proc/sys/kernel/random/boot_id)"
+}
+
+# knob NAME VALUE — freeze_filesystems or sync_on_suspend; prints the value read back.
+cmd_knob() {
+    f=/sys/power/$1
+    [ -w "$f" ] || { echo "error=absent knob=$1"; return 1; }
+    echo "$2" >"$f" || { echo "error=write-failed knob=$1"; return 1; }
+    echo "knob=$1 value=$(cat "$f")"
+}
+
+# Kprobes on the kernel's freeze and thaw of filesystems; timestamps on CLOCK_BOOTTIME so they
+# compare with the writers' telemetry. S_ID is the offset of s_id in struct super_block
+# (out/kernels/<id>/meta.json); without it freeze_super is traced without the device name.
+cmd_trace_setup() {
+    s_id=${1:-}
+    [ -d "$TRACE" ] || { echo "error=no-tracefs"; return 1; }
+    echo 0 >"$TRACE/tracing_on"
+    echo >"$TRACE/kprobe_events" 2>/dev/null
+    echo boot >"$TRACE/trace_clock"
+    name_arg=""
+    [ -n "$s_id" ] && name_arg=" dev=+$s_id(%di):string"
+    {
+        echo "p:rig/fs_freeze filesystems_freeze"
+        echo "r:rig/fs_freeze_done filesystems_freeze"
+        echo "p:rig/fs_thaw filesystems_thaw"
+        echo "r:rig/fs_thaw_done filesystems_thaw"
+        echo "p:rig/freeze_super freeze_super who=%si:u32$name_arg"
+        echo "r:rig/freeze_super_ret freeze_super ret=\$retval:s32"
+        echo "p:rig/thaw_super thaw_super who=%si:u32$name_arg"
+    } | while read -r ev; do echo "$ev" >>"$TRACE/kprobe_events" || echo "warning=kprobe-failed event=\"$ev\"" >&2; done
+    echo 1 >"$TRACE/events/rig/enable"
+    echo 1 >"$TRACE/tracing_on"
+    echo "trace=on clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACE/trace_clock") events=$(ls "$TRACE/events/rig" | grep -cv -e enable -e filter)"
+}
+
+# Print the trace since the last call as "event t_ns [dev]" lines, then clear it.
+cmd_trace_read() {
+    awk '/ rig\/|: (fs_|freeze_super|thaw_super)/ {
+            for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); ev = $(i + 1); sub(":", "", ev) }
+            dev = ""; if (match($0, /dev="[^"]*"/)) dev = substr($0, RSTART + 5, RLENGTH - 6)
+            split(t, p, "."); ns = p[1] * 1000000000 + substr(p[2] "000000000", 1, 9)
+            printf "%s %.0f %s\n", ev, ns, dev
+        }' "$TRACE/trace"
+    echo >"$TRACE/trace"
+}
+
+# start-workloads KIND... — journal (mmap), journal-write (write(2)), fio. One writer per filesystem.
+cmd_start_workloads() {
+    mkdir -p "$STATE/tel" "$STATE/pids"
+    for kind in "$@"; do
+        fs_lines | while read -r name type dev mnt; do
+            case $kind in
+                journal|journal-write)
+                    mode=mmap; [ "$kind" = journal-write ] && mode=write
+                    id=$name-$mode
+                    journal-writer --file "$mnt/journal-$mode.dat" --id "$id" --mode "$mode" \
+                        --telemetry "$STATE/tel/$id.tel" >"$STATE/$id.log" 2>&1 &
+                    echo $! >"$STATE/pids/$id"
+                    ;;
+                fio)
+                    id=$name-fio
+                    DIR=$mnt RUNTIME=100000 fio --output="$STATE/$id.log" /usr/share/rig/fio/rand-write.fio \
+                        >/dev/null 2>&1 &
+                    echo $! >"$STATE/pids/$id"
+                    ;;
+                none) ;;
+                *) echo "error=unknown-workload kind=$kind"; return 1 ;;
+            esac
+        done
+    done
+    echo "workloads=$(ls "$STATE/pids" | wc -l)"
+}
+
+# alive — one line per writer: still running or not.
+cmd_alive() {
+    for f in "$STATE"/pids/*; do
+        [ -f "$f" ] || continue
+        id=${f##*/} pid=$(cat "$f")
+        if kill -0 "$pid" 2>/dev/null; then echo "writer=$id alive=1"; else echo "writer=$id alive=0"; fi
+    done
+}
+
+cmd_stop_workloads() {
+    for f in "$STATE"/pids/*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+    sleep 1
+    rm -f "$STATE"/pids/*
+    echo "stopped=1"
+}
+
+# stall FREEZE_NS THAW_NS — per writer, what its telemetry says about the frozen window.
+cmd_stall() {
+    for tel in "$STATE"/tel/*.tel; do
+        [ -f "$tel" ] || continue
+        id=${tel##*/}; id=${id%.tel}
+        echo "writer=$id $(stall-report "$tel" "$1" "$2")"
+    done
+}
+
+# suspend MODE WAKE SECONDS — deep|s2idle|shallow; wake rtc (rtcwake) or external (qmp/button:
+# the host wakes the board). Returns after resume with the kernel's result.
+cmd_suspend() {
+    mode=$1 wake=$2 secs=$3
+    case $mode in
+        deep|shallow) echo "$mode" >/sys/power/mem_sleep || { echo "error=mem_sleep mode=$mode"; return 1; }; state=mem ;;
+        s2idle) echo s2idle >/sys/power/mem_sleep 2>/dev/null; state=mem ;;
+        *) echo "error=bad-mode mode=$mode"; return 1 ;;
+    esac
+    before=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
+    rtcwake -m disable >/dev/null 2>&1          # a stale alarm would wake the next suspend at once
+    start=$(date +%s)
+    if [ "$wake" = rtc ]; then
+        rtcwake -m no -s "$secs" >/dev/null || { echo "error=rtcwake"; return 1; }
+    fi
+    echo "rig-dut: suspend $mode wake=$wake" >/dev/kmsg
+    if echo "$state" >/sys/power/state; then rc=0; else rc=$?; fi
+    after=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
+    echo "result=$rc successes=$((after - before)) slept_s=$(( $(date +%s) - start ))" \
+         "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)"
+}
+
+# hibernate — write the image and power off; the next boot restores it (or discards it with noresume).
+cmd_hibernate() {
+    echo shutdown >/sys/power/disk 2>/dev/null
+    echo "rig-dut: hibernate" >/dev/kmsg
+    if echo disk >/sys/power/state; then rc=0; else rc=$?; fi
+    echo "result=$rc restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)"
+}
+
+# pm-test LEVEL MODE — a suspend that stops at LEVEL (freezer, devices, platform, processors, core).
+cmd_pm_test() {
+    echo "$1" >/sys/power/pm_test || { echo "error=pm_test level=$1"; return 1; }
+    cmd_suspend "$2" none 0
+    echo none >/sys/power/pm_test
+}
+
+# fsfreeze NAME freeze|thaw|state — userspace freeze of one filesystem (owner semantics).
+cmd_fsfreeze() {
+    mnt=$(fs_lines | awk -v n="$1" '$1 == n {print $4}')
+    [ -n "$mnt" ] || { echo "error=unknown-filesystem name=$1"; return 1; }
+    case $2 in
+        freeze) fsfreeze -f "$mnt" && echo "fs=$1 frozen=1" ;;
+        thaw) fsfreeze -u "$mnt" && echo "fs=$1 frozen=0" ;;
+        state)  # a write to a frozen filesystem blocks: probe it from a child with a deadline
+            ( : >"$mnt/.rig-probe" ) & p=$!
+            sleep 1
+            if kill -0 "$p" 2>/dev/null; then echo "fs=$1 frozen=1"; else echo "fs=$1 frozen=0"; fi ;;
+        *) echo "error=bad-action action=$2"; return 1 ;;
+    esac
+}
+
+# verify NAME=ACKED... — after a reboot: every writer file against its last acknowledged sequence
+# number (from the console), then the filesystems' own checkers.
+cmd_verify() {
+    for arg in "$@"; do
+        id=${arg%%=*} acked=${arg#*=}
+        name=${id%-*} mode=${id##*-}
+        mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
+        [ -n "$mnt" ] || { echo "writer=$id error=unknown-filesystem"; continue; }
+        echo "writer=$id $(journal-verify --file "$mnt/journal-$mode.dat" --acked "$acked" 2>&1 | tr '\n' ' ')"
+    done
+}
+
+cmd_fsck() {
+    fs_lines | tac | while read -r name type dev mnt; do
+        src=$(awk -v m="$mnt" '$2 == m {print $1}' /proc/mounts)
+        umount "$mnt" 2>/dev/null || { echo "fs=$name fsck=skipped reason=busy"; continue; }
+        case $type in
+            ext4) out=$(e2fsck -fn "$src" 2>&1); rc=$? ;;
+            xfs) out=$(xfs_repair -n "$src" 2>&1); rc=$? ;;
+            btrfs) out=$(btrfs check --readonly "$src" 2>&1); rc=$? ;;
+            *) rc=0 ;;
+        esac
+        echo "fs=$name fsck_rc=$rc"
+        [ $rc -eq 0 ] || echo "$out" | tail -n 5 | sed "s/^/fs=$name fsck_output: /"
+    done
+    fs_lines | while read -r name type dev mnt; do
+        grep -q " $mnt " /proc/mounts && continue
+        src=$dev; [ -b "$dev" ] || src=$(losetup -j "$dev" | cut -d: -f1 | head -n1)
+        mount -t "$type" "$src" "$mnt" || echo "fs=$name remount=failed"
+    done
+}
+
+case ${1:-help} in
+    info) cmd_info ;;
+    knob) shift; cmd_knob "$@" ;;
+    trace-setup) shift; cmd_trace_setup "$@" ;;
+    trace-read) cmd_trace_read ;;
+    start-workloads) shift; cmd_start_workloads "$@" ;;
+    stop-workloads) cmd_stop_workloads ;;
+    alive) cmd_alive ;;
+    stall) shift; cmd_stall "$@" ;;
+    suspend) shift; cmd_suspend "$@" ;;
+    hibernate) cmd_hibernate ;;
+    pm-test) shift; cmd_pm_test "$@" ;;
+    fsfreeze) shift; cmd_fsfreeze "$@" ;;
+    verify) shift; cmd_verify "$@" ;;
+    fsck) cmd_fsck ;;
+    help|*) sed -n '2,6p' "$0"; grep -o '^    [a-z-]*)' "$0" | tr -d ' )' | tr '\n' ' '; echo ;;
+esac

@@ -1,0 +1,267 @@
+/* Stall telemetry and its report, on synthetic operation spans placed around a frozen window. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/stall_report.h"
+#include "lib/telemetry.h"
+
+#define MS 1000000ull
+
+static const struct stall_window window = {.freeze_ns = 10000 * MS, .thaw_ns = 14000 * MS};
+
+/* A synthetic operation and how the report must classify it. */
+struct span {
+	uint64_t start_ns, end_ns;
+	int err;
+	bool inside;       /* ends within [freeze, thaw] */
+	bool across;       /* in flight at thaw: starts before thaw, ends after it */
+	bool spanning;     /* across, and started before freeze */
+	bool error_after;  /* failed, ending at or after thaw */
+};
+
+static const struct span spans[] = {
+	{9000 * MS, 9000 * MS + 20000, 0, false, false, false, false},   /* quick, before */
+	{9990 * MS, 14500 * MS, 0, false, true, true, false},             /* blocked through the freeze */
+	{9995 * MS, 10300 * MS, 0, true, false, false, false},            /* finished after freeze began */
+	{11000 * MS, 12000 * MS, 0, true, false, false, false},           /* ran inside the window */
+	{12000 * MS, 14200 * MS, 0, false, true, false, false},           /* blocked until after thaw */
+	{13999 * MS, 14000 * MS, EIO, true, false, false, true},          /* failed right at thaw */
+	{14001 * MS, 14001 * MS + 500, 0, false, false, false, false},    /* quick, after */
+	{14100 * MS, 14103 * MS, ENOSPC, false, false, false, true},      /* failed after resume */
+};
+#define NSPANS (sizeof(spans) / sizeof(spans[0]))
+
+static bool span_slow_or_failed(const struct span *sp)
+{
+	return sp->end_ns - sp->start_ns > TEL_SLOW_THRESHOLD_NS || sp->err != 0;
+}
+
+struct fixture {
+	char dir[256];
+	char path[300];
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	const char *tmp = getenv("TMPDIR");
+
+	if (fx == NULL)
+		return -1;
+	*state = fx;
+	snprintf(fx->dir, sizeof(fx->dir), "%s/stall-test-XXXXXX", tmp ? tmp : "/tmp");
+	if (mkdtemp(fx->dir) == NULL)
+		return -1;
+	snprintf(fx->path, sizeof(fx->path), "%s/w.tel", fx->dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	unlink(fx->path);
+	rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+static void record_spans(struct tel_writer *tel)
+{
+	for (size_t i = 0; i < NSPANS; i++) {
+		tel_op_begin(tel, TEL_OP_STORE, i + 1, spans[i].start_ns);
+		tel_op_end(tel, spans[i].end_ns, spans[i].err);
+	}
+}
+
+/* What the report must say when exactly the spans with keep[i] set are retained. */
+static void expect_counts(const struct stall_summary *sum, const bool keep[NSPANS])
+{
+	uint64_t inside = 0, across = 0, spanning = 0, errors = 0, errors_after = 0, longest = 0;
+
+	for (size_t i = 0; i < NSPANS; i++) {
+		errors += spans[i].err != 0;
+		if (spans[i].end_ns - spans[i].start_ns > longest)
+			longest = spans[i].end_ns - spans[i].start_ns;
+		if (!keep[i])
+			continue;
+		inside += spans[i].inside;
+		across += spans[i].across;
+		spanning += spans[i].spanning;
+		errors_after += spans[i].error_after;
+	}
+	assert_int_equal(sum->completed_inside_window, inside);
+	assert_int_equal(sum->blocked_across_window, across);
+	assert_int_equal(sum->spanning_window, spanning);
+	assert_int_equal(sum->errors, errors);
+	assert_int_equal(sum->errors_after_thaw, errors_after);
+	assert_int_equal(sum->longest_ns, longest);
+}
+
+static void test_spans_around_window(void **state)
+{
+	struct fixture *fx = *state;
+	struct tel_writer tel;
+	struct tel_snapshot snap;
+	struct stall_summary sum;
+
+	assert_int_equal(tel_writer_open(&tel, fx->path, 64, 64, NULL), 0);
+	record_spans(&tel);
+	tel_writer_close(&tel);
+
+	assert_int_equal(tel_snapshot_load(fx->path, &snap, NULL), 0);
+	assert_int_equal(snap.count, NSPANS);
+	stall_analyse(&snap, &window, &sum);
+	tel_snapshot_free(&snap);
+	bool keep_all[NSPANS];
+
+	for (size_t i = 0; i < NSPANS; i++)
+		keep_all[i] = true;
+	assert_int_equal(sum.ops, NSPANS);
+	expect_counts(&sum, keep_all);
+	assert_false(sum.inflight);
+}
+
+static void test_slow_ops_survive_ring_wraparound(void **state)
+{
+	struct fixture *fx = *state;
+	struct tel_writer tel;
+	struct tel_snapshot snap;
+	struct stall_summary sum;
+	const uint32_t capacity = 4;
+	const unsigned fast_ops = 50;
+
+	assert_int_equal(tel_writer_open(&tel, fx->path, capacity, capacity, NULL), 0);
+	record_spans(&tel);
+	for (unsigned i = 0; i < fast_ops; i++) {
+		uint64_t start = 20000 * MS + i * MS;
+
+		tel_op_begin(&tel, TEL_OP_WRITE, 100 + i, start);
+		tel_op_end(&tel, start + 1000, 0);
+	}
+	tel_writer_close(&tel);
+
+	assert_int_equal(tel_snapshot_load(fx->path, &snap, NULL), 0);
+	assert_int_equal(snap.hdr.total_ops, NSPANS + fast_ops);
+	assert_true(snap.count <= 2 * capacity);
+	for (size_t i = 1; i < snap.count; i++)
+		assert_true(snap.entries[i - 1].op_id < snap.entries[i].op_id);
+	stall_analyse(&snap, &window, &sum);
+	tel_snapshot_free(&snap);
+	assert_int_equal(sum.ops, NSPANS + fast_ops);
+	/* The fast ops flushed the recent ring; the slow ring kept the last `capacity` slow or
+	 * failed spans. */
+	bool keep[NSPANS] = {false};
+	uint32_t kept = 0;
+
+	for (size_t i = NSPANS; i-- > 0 && kept < capacity;) {
+		if (span_slow_or_failed(&spans[i])) {
+			keep[i] = true;
+			kept++;
+		}
+	}
+	expect_counts(&sum, keep);
+}
+
+static void test_operation_still_in_flight_counts_as_blocked(void **state)
+{
+	struct fixture *fx = *state;
+	struct tel_writer tel;
+	struct tel_snapshot snap;
+	struct stall_summary sum;
+
+	assert_int_equal(tel_writer_open(&tel, fx->path, 8, 8, NULL), 0);
+	tel_op_begin(&tel, TEL_OP_MSYNC, 1, window.freeze_ns - MS);
+	tel_writer_close(&tel);
+
+	assert_int_equal(tel_snapshot_load(fx->path, &snap, NULL), 0);
+	stall_analyse(&snap, &window, &sum);
+	tel_snapshot_free(&snap);
+	assert_true(sum.inflight);
+	assert_int_equal(sum.blocked_across_window, 1);
+	assert_int_equal(sum.spanning_window, 1);
+	assert_int_equal(sum.ops, 0);
+}
+
+static void test_report_line_has_the_keys(void **state)
+{
+	struct stall_summary sum = {.ops = 12, .longest_ns = 2500 * MS, .completed_inside_window = 1,
+				    .blocked_across_window = 3, .errors = 2, .errors_after_thaw = 1};
+	unsigned long long ops, inside, across, errors;
+	double longest;
+	char line[256];
+
+	(void)state;
+	assert_true(stall_format(&sum, false, line, sizeof(line)) < (int)sizeof(line));
+	assert_int_equal(sscanf(line, "ops=%llu longest_ms=%lf completed_inside_window=%llu "
+				"blocked_across_window=%llu errors=%llu",
+				&ops, &longest, &inside, &across, &errors), 5);
+	assert_int_equal(ops, sum.ops);
+	assert_true(longest > 2499.0 && longest < 2501.0);
+	assert_int_equal(inside, sum.completed_inside_window);
+	assert_int_equal(across, sum.blocked_across_window);
+	assert_int_equal(errors, sum.errors);
+	assert_true(stall_format(&sum, true, line, sizeof(line)) < (int)sizeof(line));
+	assert_non_null(strstr(line, "\"blocked_across_window\":3"));
+}
+
+static void test_entry_line(void **state)
+{
+	const struct span *sp = &spans[1];
+	struct tel_entry entry = {.op_id = 7, .start_ns = sp->start_ns, .end_ns = sp->end_ns,
+				  .seq = 99, .kind = TEL_OP_MSYNC, .err = EIO};
+	unsigned long long op, seq, start, end;
+	char kind[16], line[256];
+	double ms;
+	int err;
+
+	(void)state;
+	assert_true(stall_format_entry(&entry, line, sizeof(line)) < (int)sizeof(line));
+	assert_int_equal(sscanf(line, "op=%llu kind=%15s seq=%llu start_ns=%llu end_ns=%llu ms=%lf err=%d",
+				&op, kind, &seq, &start, &end, &ms, &err), 7);
+	assert_int_equal(op, entry.op_id);
+	assert_string_equal(kind, "msync");
+	assert_int_equal(seq, entry.seq);
+	assert_int_equal(start, entry.start_ns);
+	assert_int_equal(end, entry.end_ns);
+	assert_true(ms * 1e6 > (double)(sp->end_ns - sp->start_ns) - 1e3);
+	assert_true(ms * 1e6 < (double)(sp->end_ns - sp->start_ns) + 1e3);
+	assert_int_equal(err, EIO);
+}
+
+static void test_not_a_telemetry_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct tel_snapshot snap;
+	FILE *f = fopen(fx->path, "w");
+
+	assert_non_null(f);
+	fputs("this is not telemetry, but it is long enough to hold a header or two............\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tel_snapshot_load(fx->path, &snap, NULL), -EINVAL);
+	assert_int_equal(tel_snapshot_load("/nonexistent/rig.tel", &snap, NULL), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_spans_around_window, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slow_ops_survive_ring_wraparound, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_operation_still_in_flight_counts_as_blocked, setup, teardown),
+		cmocka_unit_test(test_report_line_has_the_keys),
+		cmocka_unit_test(test_entry_line),
+		cmocka_unit_test_setup_teardown(test_not_a_telemetry_file, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
