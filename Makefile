@@ -2,8 +2,10 @@
 #
 #   make deps     install the Debian packages the project needs (root; idempotent)
 #   make kernel   build the kernel under test            (kernel/README.md)
+#   make kernel-faults  the same kernel with the fault-injection series (negative controls)
 #   make image    build the QEMU board's initramfs        (image/README.md)
 #   make rig      build out/bin/rig and the workloads
+#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
 #   make bench    benchmarks (build times, boot time); timing never fails a test
 #   make clean    remove build products (keeps downloaded sources and ccache)
@@ -32,15 +34,18 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel image rig check check-units check-kernel check-e2e bench clean
+.PHONY: help deps kernel kernel-faults image rig run check check-units check-kernel check-e2e bench clean
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# //'
+	@sed -n '3,12p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
 
 kernel:
 	kernel/build.sh
+
+kernel-faults:
+	SERIES=kernel/patches/faults KERNEL_LINK=kernel-faults kernel/build.sh
 
 image: rig
 	image/build.sh
@@ -77,15 +82,20 @@ $(OUT)/tests/$(notdir $(1:.c=)): $(OUT)/obj-san/$(1:.c=.o) $(OUT)/lib/librig-san
 endef
 $(foreach t,$(UNIT_SRC),$(eval $(call unit_rule,$(t))))
 
+run: rig kernel image
+	out/bin/rig run --board qemu --plan nightly $(RUN_ARGS)
+
 check: check-units check-kernel check-e2e
 
 check-units: $(UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN)
+	bash tests/kernel/test-scripts.sh
+	bash workloads/tests/fio-jobs.sh
 
-check-kernel:
-	bash tests/kernel/run.sh
+check-kernel: kernel image
+	bash tests/kernel/boot.sh
 
-check-e2e: rig
+check-e2e: rig kernel image kernel-faults
 	bash tests/e2e/run.sh
 
 bench:

@@ -13,6 +13,7 @@
 #   OUT=DIR               output root (default ./out)
 #   JOBS=N                parallel jobs (default nproc)
 #   CCACHE=0              disable ccache (cache in ~/.cache/suspend-rig/ccache)
+#   KERNEL_LINK=NAME      name of the stable link under OUT (default kernel: out/kernel)
 #
 # Results: out/kernels/<id>/{vmlinux,bzImage,config,System.map,meta.json}, out/kernel -> kernels/<id>.
 # The last line on stdout is the artefact directory.
@@ -143,6 +144,6 @@ jq -n --arg id "$id" --arg version "$version" --arg base "$base_desc" --arg git_
         freeze_series:$freeze_series, config_base:$config_base, config_fragments:$fragments,
         config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,
         offsets:$offsets}' >"$art/meta.json"
-ln -sfn "kernels/$id" "$out/kernel"
+ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
 log "kernel $version (freeze_series: $freeze_series) built in ${elapsed}s"
 echo "$art"

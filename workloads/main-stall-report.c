@@ -1,6 +1,7 @@
 /* stall-report: summarises a writer's stall telemetry around a frozen window.
  * See workloads/README.md. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,8 @@ static void usage(FILE *out, const char *prog)
 		"(CLOCK_BOOTTIME ns, e.g. from ftrace with trace_clock=boot).\n"
 		"Prints: ops=N longest_ms=X completed_inside_window=N blocked_across_window=N errors=N\n"
 		"        errors_after_thaw=N spanning_window=N retained=N inflight=0|1\n"
-		"--list then prints every retained operation slower than 1 ms or failed, one per line.\n",
+		"--list then prints every retained operation slower than 1 ms, failed, or wholly inside the\n"
+		"window, one per line.\n",
 		prog);
 }
 
@@ -64,15 +66,16 @@ static int parse_args(int argc, char **argv, struct report_args *args)
 	return -1;
 }
 
-/* The operations worth a human look: slow or failed. */
-static void list_notable(const struct tel_snapshot *snap)
+/* The operations worth a human look: slow, failed, or wholly inside the frozen window. */
+static void list_notable(const struct tel_snapshot *snap, const struct stall_window *w)
 {
 	char line[256];
 
 	for (size_t i = 0; i < snap->count; i++) {
 		const struct tel_entry *e = &snap->entries[i];
+		bool inside = e->start_ns >= w->freeze_ns && e->end_ns <= w->thaw_ns;
 
-		if (e->end_ns - e->start_ns <= snap->hdr.slow_threshold_ns && e->err == 0)
+		if (e->end_ns - e->start_ns <= snap->hdr.slow_threshold_ns && e->err == 0 && !inside)
 			continue;
 		stall_format_entry(e, line, sizeof(line));
 		printf("%s\n", line);
@@ -100,7 +103,7 @@ int main(int argc, char **argv)
 	stall_format(&summary, args.json, line, sizeof(line));
 	printf("%s\n", line);
 	if (args.list)
-		list_notable(&snap);
+		list_notable(&snap, &args.window);
 	tel_snapshot_free(&snap);
 	return EXIT_OK;
 }

@@ -28,7 +28,9 @@ static const char run_usage[] =
 	"  --plan PLAN       plan name (plans/NAME.yaml) or plan file\n"
 	"  --db FILE         results database (default out/results.db)\n"
 	"  --cycles N        repeat the plan's steps N times (default: the plan's cycles)\n"
+	"  --kernel DIR      boot DIR/bzImage and record DIR/meta.json (a kernel build's out/kernels/ID)\n"
 	"  --kernel-meta F   meta.json of the kernel under test (default out/kernel/meta.json)\n"
+	"  --append ARGS     extra kernel command line for every boot of this run\n"
 	"  --known FILE      known issues (default known-issues/known-issues.yaml; 'none' disables)\n"
 	"  --strict          a failure matching a known issue still fails the run\n"
 	"  -q, --quiet       no progress output\n"
@@ -38,7 +40,7 @@ static const char run_usage[] =
 	"failed or the board hung, 2 bad usage or configuration, 3 infrastructure failure.\n";
 
 struct run_args {
-	const char *board, *plan, *db, *kernel_meta, *known;
+	const char *board, *plan, *db, *kernel_meta, *known, *kernel_dir, *append;
 	unsigned cycles;
 	bool strict, quiet, help;
 };
@@ -57,6 +59,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		{ "board", required_argument, NULL, 'b' }, { "plan", required_argument, NULL, 'p' },
 		{ "db", required_argument, NULL, 'd' }, { "cycles", required_argument, NULL, 'c' },
 		{ "kernel-meta", required_argument, NULL, 'k' }, { "known", required_argument, NULL, 'K' },
+		{ "kernel", required_argument, NULL, 'D' }, { "append", required_argument, NULL, 'A' },
 		{ "strict", no_argument, NULL, 's' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -72,6 +75,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		case 'p': a->plan = optarg; break;
 		case 'd': a->db = optarg; break;
 		case 'k': a->kernel_meta = optarg; break;
+		case 'D': a->kernel_dir = optarg; break;
+		case 'A': a->append = optarg; break;
 		case 'K': a->known = optarg; break;
 		case 's': a->strict = true; break;
 		case 'q': a->quiet = true; break;
@@ -127,6 +132,32 @@ static void release(struct run_resources *r)
 	board_free(r->board);
 }
 
+/* --kernel and --append: the same board with another kernel or command line. */
+static int override_boot(const struct run_args *a, struct board *board, struct rig_err *err)
+{
+	char *joined;
+
+	if (a->kernel_dir) {
+		if (asprintf(&joined, "%s/bzImage", a->kernel_dir) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		if (access(joined, R_OK) < 0) {
+			rig_err_set(err, RIG_EXIT_USAGE, "--kernel: %s is not readable", joined);
+			free(joined);
+			return -1;
+		}
+		free(board->boot.kernel);
+		board->boot.kernel = joined;
+	}
+	if (a->append) {
+		if (asprintf(&joined, "%s %s", board->boot.cmdline ? board->boot.cmdline : "",
+			     a->append) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		free(board->boot.cmdline);
+		board->boot.cmdline = joined;
+	}
+	return 0;
+}
+
 static int load_all(const struct run_args *a, struct cli_paths *paths, struct run_resources *r,
 		    char *db_path, size_t db_size, struct rig_err *err)
 {
@@ -145,6 +176,8 @@ static int load_all(const struct run_args *a, struct cli_paths *paths, struct ru
 		if ((a->known || access(path, R_OK) == 0) && known_load(path, &r->known, err) < 0)
 			return -1;
 	}
+	if (override_boot(a, r->board, err) < 0)
+		return -1;
 	if (board_lock_acquire(r->board->name, NULL, &r->lock, err) < 0)
 		return -1;
 	if (a->db)
@@ -179,6 +212,8 @@ int cmd_run(int argc, char **argv)
 	}
 	cli_path(meta, sizeof(meta), paths.out, "kernel/meta.json");
 	opts.run_dir = paths.run;
+	if (a.kernel_dir)
+		cli_path(meta, sizeof(meta), a.kernel_dir, "meta.json");
 	opts.kernel_meta_path = a.kernel_meta ? a.kernel_meta : (access(meta, R_OK) == 0 ? meta : NULL);
 	opts.cycles = a.cycles;
 	opts.strict = a.strict;

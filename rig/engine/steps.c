@@ -142,18 +142,17 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	}
 	if (slept) {
 		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
-		if (st->inject == INJECT_HANG && power_inject_hang(ctx->s->power, err) < 0)
-			goto fail;
 		if (st->wake != WAKE_RTC) {
 			r = wait_idle(ctx, ms(st->seconds), &reply, err);
 			if (r != WAIT_DONE && r != WAIT_REPLIED)
 				goto failed_wait_resume;
-			/* A board stopped on purpose (inject: hang) refuses the wake; the resume
-			 * phase's timeout is what the test is about. */
-			if (r == WAIT_DONE && wake_board(ctx, st->wake, err) < 0 &&
-			    st->inject != INJECT_HANG)
+			if (r == WAIT_DONE && wake_board(ctx, st->wake, err) < 0)
 				goto fail;
 		}
+		/* inject: hang stops the CPUs as the board starts to resume: a resume that never
+		 * finishes, which only the phase timeout can catch. */
+		if (st->inject == INJECT_HANG && power_inject_hang(ctx->s->power, err) < 0)
+			goto fail;
 		session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
 		if (reply.status == AGENT_PENDING)
 			r = wait_board(ctx, WAIT_FOR_REPLY, t0,

@@ -25,7 +25,9 @@ raw=$tmp/rig-agent.$$.raw
 out=$tmp/rig-agent.$$.out
 
 # POSIX cksum CRC over `od -tu1` bytes. Debian's busybox has no cksum applet; busybox awk does
-# have the bit functions. Values stay below 2^32 so awk's doubles hold them exactly.
+# have the bit functions (so does gawk; mawk does not, but such boards have cksum). Values stay
+# below 2^32 so awk's doubles hold them exactly.
+# shellcheck disable=SC2016 # an awk program, not shell
 crc_awk='
 BEGIN {
     for (i = 0; i < 256; i++) {
@@ -107,6 +109,7 @@ while :; do
     line=${line%"$(printf '\r')"}
     case $line in
         "$request"*)
+            # shellcheck disable=SC2086 # split "<seq> <base64>" (globbing is off: set -f)
             set -- ${line#"$request"}
             run_request "$1" "$2"
             ;;

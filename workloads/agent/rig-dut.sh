@@ -75,9 +75,13 @@ cmd_start_workloads() {
         fs_lines | while read -r name type dev mnt; do
             case $kind in
                 journal|journal-write)
+                    # ids are at most 15 characters: <filesystem>-m (mmap) or -w (write)
                     mode=mmap; [ "$kind" = journal-write ] && mode=write
-                    id=$name-$mode
+                    id=$name-$(echo $mode | cut -c1)
+                    # Like journald: records are "logged" once stored; syncs are rare (60 s).
+                    # Each completed record is acknowledged (at most every 100 ms) on /dev/kmsg.
                     journal-writer --file "$mnt/journal-$mode.dat" --id "$id" --mode "$mode" \
+                        --ack-on complete --ack-ms 100 --sync-ms 60000 \
                         --telemetry "$STATE/tel/$id.tel" >"$STATE/$id.log" 2>&1 &
                     echo $! >"$STATE/pids/$id"
                     ;;
@@ -111,12 +115,23 @@ cmd_stop_workloads() {
     echo "stopped=1"
 }
 
-# stall FREEZE_NS THAW_NS — per writer, what its telemetry says about the frozen window.
+# stall NAME:FREEZE_NS:THAW_NS... — per writer on filesystem NAME, what its telemetry says about
+# that filesystem's own frozen window (the kernel freezes and thaws them one by one).
 cmd_stall() {
-    for tel in "$STATE"/tel/*.tel; do
-        [ -f "$tel" ] || continue
-        id=${tel##*/}; id=${id%.tel}
-        echo "writer=$id $(stall-report "$tel" "$1" "$2")"
+    for spec in "$@"; do
+        name=${spec%%:*} rest=${spec#*:}
+        freeze=${rest%%:*} thaw=${rest#*:}
+        for tel in "$STATE"/tel/"$name"-*.tel; do
+            [ -f "$tel" ] || continue
+            id=${tel##*/}; id=${id%.tel}
+            line=$(stall-report --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 | tr '\n' ' ')
+            echo "writer=$id $line"
+            case $line in          # evidence for a failure: the slow or failed operations
+                *"wrote_while_frozen=0"*) ;;
+                *) stall-report --list --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 |
+                       tail -n 12 | sed "s/^/op $id /" ;;
+            esac
+        done
     done
 }
 
@@ -177,10 +192,11 @@ cmd_fsfreeze() {
 cmd_verify() {
     for arg in "$@"; do
         id=${arg%%=*} acked=${arg#*=}
-        name=${id%-*} mode=${id##*-}
+        name=${id%-*} mode=mmap
+        [ "${id##*-}" = w ] && mode=write
         mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
         [ -n "$mnt" ] || { echo "writer=$id error=unknown-filesystem"; continue; }
-        echo "writer=$id $(journal-verify --file "$mnt/journal-$mode.dat" --acked "$acked" 2>&1 | tr '\n' ' ')"
+        echo "writer=$id $(journal-verify --acked "$acked" "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
     done
 }
 

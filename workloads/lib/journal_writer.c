@@ -65,6 +65,31 @@ static void note_error(struct journal_writer *w, int rc)
 	w->last_errno = -rc;
 }
 
+static bool ack_due(const struct journal_writer *w, uint64_t now, bool force)
+{
+	if (w->cfg.ack_completed || w->sync_failed || w->durable_seq <= w->acked_seq)
+		return false;
+	if (force)
+		return true;
+	if (w->cfg.ack_every != 0 && w->syncs_since_ack >= w->cfg.ack_every)
+		return true;
+	return w->cfg.ack_ms != 0 && now - w->last_ack_ns >= w->cfg.ack_ms * NS_PER_MS;
+}
+
+static void acknowledge(struct journal_writer *w, uint64_t seq, uint64_t now)
+{
+	struct ack_line ack = {.seq = seq, .boottime_ns = wl_now_ns(CLOCK_BOOTTIME)};
+
+	memcpy(ack.id, w->cfg.id, strnlen(w->cfg.id, JR_ID_MAX - 1));
+	if (ack_sink_emit(&w->acks, &ack) != 0) {
+		w->ack_failures++;
+		return;
+	}
+	w->acked_seq = ack.seq;
+	w->syncs_since_ack = 0;
+	w->last_ack_ns = now;
+}
+
 int jw_append_next(struct journal_writer *w)
 {
 	struct jr_record rec = {
@@ -83,32 +108,13 @@ int jw_append_next(struct journal_writer *w)
 		return rc;
 	}
 	w->appended_seq = rec.seq;
-	return 0;
-}
+	if (w->cfg.ack_completed) {
+		uint64_t now = wl_now_ns(CLOCK_MONOTONIC);
 
-static bool ack_due(const struct journal_writer *w, uint64_t now, bool force)
-{
-	if (w->sync_failed || w->durable_seq <= w->acked_seq)
-		return false;
-	if (force)
-		return true;
-	if (w->cfg.ack_every != 0 && w->syncs_since_ack >= w->cfg.ack_every)
-		return true;
-	return w->cfg.ack_ms != 0 && now - w->last_ack_ns >= w->cfg.ack_ms * NS_PER_MS;
-}
-
-static void acknowledge(struct journal_writer *w, uint64_t now)
-{
-	struct ack_line ack = {.seq = w->durable_seq, .boottime_ns = wl_now_ns(CLOCK_BOOTTIME)};
-
-	memcpy(ack.id, w->cfg.id, strnlen(w->cfg.id, JR_ID_MAX - 1));
-	if (ack_sink_emit(&w->acks, &ack) != 0) {
-		w->ack_failures++;
-		return;
+		if (now - w->last_ack_ns >= (uint64_t)w->cfg.ack_ms * NS_PER_MS)
+			acknowledge(w, w->appended_seq, now);
 	}
-	w->acked_seq = ack.seq;
-	w->syncs_since_ack = 0;
-	w->last_ack_ns = now;
+	return 0;
 }
 
 int jw_sync(struct journal_writer *w, bool force_ack)
@@ -132,7 +138,7 @@ int jw_sync(struct journal_writer *w, bool force_ack)
 		w->syncs_since_ack++;
 	}
 	if (ack_due(w, now, force_ack))
-		acknowledge(w, now);
+		acknowledge(w, w->durable_seq, now);
 	return 0;
 }
 

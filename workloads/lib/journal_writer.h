@@ -26,6 +26,9 @@ struct jw_config {
 	unsigned sync_ms;            /* msync/fdatasync when this much time passed (0 = every record) */
 	unsigned ack_every;          /* acknowledge after every Nth successful sync (0 = never by count) */
 	unsigned ack_ms;             /* ... or when this long passed since the last ack (0 = off) */
+	bool ack_completed;          /* acknowledge completed (stored) records, not just durable ones:
+	                              * what an application believes is logged; only a sync by the
+	                              * kernel before sleeping (the filesystem freeze) keeps them */
 	const char *telemetry_path;  /* NULL: no telemetry */
 	const char *ack_path;        /* NULL: /dev/kmsg */
 	unsigned duration_s;         /* CLOCK_MONOTONIC seconds to run (0 = until stopped) */

@@ -18,6 +18,7 @@ enum {
 	OPT_DURATION,
 	OPT_RECORDS,
 	OPT_CHUNK_KIB,
+	OPT_ACK_ON,
 };
 
 static const struct option long_options[] = {
@@ -33,6 +34,7 @@ static const struct option long_options[] = {
 	{"duration", required_argument, NULL, OPT_DURATION},
 	{"records", required_argument, NULL, OPT_RECORDS},
 	{"chunk-kib", required_argument, NULL, OPT_CHUNK_KIB},
+	{"ack-on", required_argument, NULL, OPT_ACK_ON},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -49,6 +51,8 @@ void jw_cli_usage(FILE *out, const char *prog)
 		"  --sync-ms N         msync/fdatasync every N ms (default 250; 0 = every record)\n"
 		"  --ack-every N       acknowledge after every Nth successful sync (default 1; 0 = off)\n"
 		"  --ack-ms N          also acknowledge when N ms passed since the last one (default 0 = off)\n"
+		"  --ack-on WHAT       durable (default): what a sync covered; complete: every stored\n"
+		"                      record, at most every --ack-ms (what an application believes logged)\n"
 		"  --telemetry PATH    stall telemetry file (put it on tmpfs, e.g. /run/rig/NAME.tel)\n"
 		"  --ack-file PATH     append acknowledgements to PATH instead of /dev/kmsg\n"
 		"  --duration S        run S seconds of CLOCK_MONOTONIC (default 0 = until SIGTERM)\n"
@@ -94,6 +98,12 @@ static bool apply_option(int opt, const char *arg, struct jw_config *cfg)
 	case OPT_TELEMETRY:
 		cfg->telemetry_path = arg;
 		return true;
+	case OPT_ACK_ON:
+		if (strcmp(arg, "durable") == 0 || strcmp(arg, "complete") == 0) {
+			cfg->ack_completed = strcmp(arg, "complete") == 0;
+			return true;
+		}
+		return false;
 	case OPT_ACK_FILE:
 		cfg->ack_path = arg;
 		return true;

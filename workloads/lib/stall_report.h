@@ -19,6 +19,10 @@ struct stall_summary {
 	uint64_t retained;                /* of which the telemetry file still holds */
 	uint64_t longest_ns;              /* longest completed operation */
 	uint64_t completed_inside_window; /* retained ops that ended within [freeze, thaw] */
+	uint64_t wrote_while_frozen;      /* of those, the ones that also started after freeze: a
+	                                   * write that went through on a frozen filesystem (an op
+	                                   * that started before freeze may have stored its record
+	                                   * before it and only been preempted until later) */
 	uint64_t blocked_across_window;   /* retained ops in flight at thaw (started before thaw,
 	                                   * ended after it): held by the freeze; plus the op still
 	                                   * in flight when the file was read, if it started before thaw */

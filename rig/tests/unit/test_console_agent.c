@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,7 +263,8 @@ static int start_agent(struct live *l, const char *cksum_mode)
 	struct rig_err err = { 0 };
 	struct console_transport *t;
 	struct console_options opts = { 0 };
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	/* Close-on-exec: an agent holding its own master open would never see the hangup. */
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 
 	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0 ||
 	    ptsname_r(master, l->slave, sizeof(l->slave)) != 0)
@@ -400,15 +402,32 @@ static void test_live_interactive_and_refused(void **state)
 	agent_reply_free(&r);
 }
 
+static bool wait_for_file(const char *path)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (access(path, F_OK) == 0)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
 static void test_live_timeout_then_interrupt(void **state)
 {
 	struct live *l = live_or_skip(state);
 	struct agent_reply r;
 	struct rig_err err = { 0 };
+	char started[64], cmd[128];
 
-	assert_int_equal(agent_run(l->console, "sleep 30", 50, &r, &err), -1);
+	snprintf(started, sizeof(started), "/tmp/test_console_agent.%d", (int)getpid());
+	unlink(started);
+	snprintf(cmd, sizeof(cmd), "touch %s; sleep 30", started);
+	assert_int_equal(agent_run(l->console, cmd, 50, &r, &err), -1);
 	assert_int_equal(r.status, AGENT_TIMEOUT);
 	agent_reply_free(&r);
+	/* Interrupt only once the command runs, or the Ctrl-C could hit the agent between. */
+	assert_true(wait_for_file(started));
+	unlink(started);
 	assert_int_equal(agent_interrupt(l->console, &err), 0);
 	/* The agent survives Ctrl-C and answers the next request. */
 	run_ok(l->console, "echo alive", &r);

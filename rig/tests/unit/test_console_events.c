@@ -228,6 +228,51 @@ static void test_splats(void **state)
 	assert_int_equal(r.count[KEV_KERNEL_BOOT], 1);
 }
 
+/* Captured from the QEMU board: s2idle with freeze_filesystems=1, woken by console input. */
+static void test_captured_qemu_s2idle(void **state)
+{
+	struct replayed r;
+	struct agent_reply reply;
+
+	(void)state;
+	agent_reply_init(&reply, 3);
+	replay("qemu-s2idle.log", &r, &reply);
+	assert_int_equal(r.count[KEV_KERNEL_BOOT], 1);
+	assert_int_equal(r.count[KEV_AGENT_READY], 1);
+	assert_int_equal(r.count[KEV_SUSPEND_ENTRY], 1);
+	assert_string_equal(nth(&r, KEV_SUSPEND_ENTRY, 0)->arg, "s2idle");
+	assert_int_equal(r.count[KEV_SUSPEND_EXIT], 1);
+	assert_int_equal(r.count[KEV_FREEZE_REMAINING_DONE], 1);
+	assert_int_equal(r.count[KEV_RESTART_TASKS_DONE], 1);
+	assert_int_equal(r.count[KEV_ACPI_SLEEP], 0);        /* s2idle does not go through ACPI S3 */
+	assert_int_equal(failures(&r), 0);
+	assert_true(nth(&r, KEV_SUSPEND_EXIT, 0)->ktime > nth(&r, KEV_SUSPEND_ENTRY, 0)->ktime);
+	assert_int_equal(reply.status, AGENT_OK);
+	assert_string_equal(reply.lines[0], "woke 0");
+	agent_reply_free(&reply);
+}
+
+/* Captured from the QEMU board: S3 entered, and the wake-up rebooted the board instead of
+ * resuming it. The event stream must show it: a second boot, no suspend exit, no reply. */
+static void test_captured_qemu_deep_reboot(void **state)
+{
+	struct replayed r;
+	struct agent_reply reply;
+
+	(void)state;
+	agent_reply_init(&reply, 3);
+	replay("qemu-deep-reboot.log", &r, &reply);
+	assert_int_equal(r.count[KEV_KERNEL_BOOT], 2);
+	assert_int_equal(r.count[KEV_AGENT_READY], 2);
+	assert_int_equal(r.count[KEV_SUSPEND_ENTRY], 1);
+	assert_string_equal(nth(&r, KEV_SUSPEND_ENTRY, 0)->arg, "deep");
+	assert_int_equal(r.count[KEV_ACPI_SLEEP], 1);
+	assert_int_equal(nth(&r, KEV_ACPI_SLEEP, 0)->num, 3);
+	assert_int_equal(r.count[KEV_SUSPEND_EXIT], 0);
+	assert_int_equal(reply.status, AGENT_PENDING);
+	agent_reply_free(&reply);
+}
+
 static void test_single_lines(void **state)
 {
 	struct kevent_parser *p;
@@ -263,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_hibernate_cycle),
 		cmocka_unit_test(test_freeze_failure),
 		cmocka_unit_test(test_splats),
+		cmocka_unit_test(test_captured_qemu_s2idle),
+		cmocka_unit_test(test_captured_qemu_deep_reboot),
 		cmocka_unit_test(test_single_lines),
 	};
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end tests on boards/qemu.yaml: the rig against a real (emulated) board and kernel.
+# Every verdict is shown passing on the default kernel (positive control) AND failing where the
+# kernel breaks its promise (negative controls), with the fault kernel built from
+# kernel/patches/faults (one kernel, faults chosen at boot with rig_fault=).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. tests/lib.sh
+rig=out/bin/rig
+work=$(mktemp -d)
+db=$work/results.db
+trap 'rm -rf "$work"' EXIT
+export RIG_LOCK_DIR=$work/locks
+
+# run NAME PLAN [rig run options...]: runs the plan, leaves its exit code in $RC and output in
+# $work/NAME.log, and prints the output's summary.
+run() {
+    local name=$1 plan=$2
+    shift 2
+    "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
+    RC=$?
+    RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
+    sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
+    [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+}
+verdicts() { # verdicts RUN NAME RESULT: how many verdicts of that name and result the run has
+    sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
+               WHERE c.run_id = $1 AND v.name = '$2' AND v.result = '$3'"
+}
+verdicts_fs() { # verdicts_fs RUN NAME FILESYSTEM RESULT
+    sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
+               WHERE c.run_id = $1 AND v.name = '$2' AND v.filesystem = '$3' AND v.result = '$4'"
+}
+
+# --- positive control: the smoke plan on the default kernel, knob 1 -------------------------
+run smoke smoke
+check "smoke: rig run exits 0" [ "$RC" -eq 0 ]
+check "smoke: 4 cycles recorded" [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID")" -eq 4 ]
+check "smoke: every cycle passed" [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='pass'")" -eq 4 ]
+check "smoke: 3 suspends passed" [ "$(verdicts "$RUN_ID" suspend pass)" -eq 3 ]
+check "smoke: hibernate/restore passed" [ "$(verdicts "$RUN_ID" hibernate pass)" -eq 1 ]
+check "smoke: no unexplained failure" [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.result IN ('fail','error') AND v.known_issue IS NULL")" -eq 0 ]
+check "smoke: kernel version and knob recorded on every verdict" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND (v.kernel_version IS NULL OR v.knob_freeze_filesystems IS NULL)")" -eq 0 ]
+check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
+
+# --- hang: injected during resume, classified, recovered, exit 1 ----------------------------
+run hang tests/e2e/plans/hang.yaml
+check "hang: rig run exits 1 (not 0, not 3)" [ "$RC" -eq 1 ]
+check "hang: the first cycle is a hang in phase resume" \
+    [ "$(sql "$db" "SELECT status || ':' || hang_phase FROM cycles WHERE run_id=$RUN_ID AND idx=0")" = "hang:resume" ]
+check "hang: console tail stored for it" [ -n "$(sql "$db" "SELECT console_tail FROM cycles WHERE run_id=$RUN_ID AND idx=0")" ]
+check "hang: recovered by power-cycling, next cycle passed" \
+    [ "$(sql "$db" "SELECT status FROM cycles WHERE run_id=$RUN_ID AND idx=1")" = "pass" ]
+
+# --- no-loss: power cut while suspended and a discarded hibernation image ------------------
+run loss-knob1 tests/e2e/plans/power-cut.yaml
+check "no-loss knob 1: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
+check "no-loss knob 1: every writer verified" [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 6 ]
+check "no-loss knob 1: filesystems check clean" [ "$(verdicts "$RUN_ID" fsck fail)" -eq 0 ]
+run loss-knob0 tests/e2e/plans/power-cut-knob0.yaml
+check "no-loss negative control (knob 0, no sync): loss reported" [ "$(verdicts "$RUN_ID" no-loss fail)" -ge 1 ]
+check "no-loss negative control: the run fails (exit 1)" [ "$RC" -eq 1 ]
+
+# --- negative controls on the fault kernel --------------------------------------------------
+faults=out/kernel-faults
+if [ -e "$faults/bzImage" ]; then
+    run fault-skip-xfs tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=skip-xfs-freeze
+    check "stall negative control: xfs reported not frozen" [ "$(verdicts_fs "$RUN_ID" stall sata-xfs fail)" -ge 1 ]
+    check "stall negative control: only xfs fails" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='stall' AND v.result='fail' AND v.filesystem <> 'sata-xfs'")" -eq 0 ]
+
+    run fault-warn tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=warn-on-thaw
+    check "clean-resume negative control: a fresh WARN fails the verdict" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%warn-on-thaw%'")" -ge 1 ]
+    check "known issues: a fresh WARN still fails the run (exit 1)" [ "$RC" -eq 1 ]
+
+    run fault-owner tests/e2e/plans/owner.yaml --kernel "$faults" --append rig_fault=thaw-not-owned
+    check "owner negative control: the kernel thawed a userspace freeze" [ "$(verdicts "$RUN_ID" owner fail)" -ge 1 ]
+else
+    fail "fault kernel missing ($faults): make kernel-faults"
+fi
+
+# --- owner: positive control on the default kernel ------------------------------------------
+run owner tests/e2e/plans/owner.yaml
+check "owner: a userspace freeze survives suspend and thaws with fsfreeze -u" [ "$(verdicts "$RUN_ID" owner pass)" -ge 1 ]
+
+finish "end-to-end on boards/qemu.yaml"
