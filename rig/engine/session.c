@@ -181,6 +181,8 @@ static void feed_line(struct session *s, const struct console_line *line)
 
 	s->last_line_at = host;
 	acks_feed(&s->acks, line->text, host, line->has_ktime ? line->ktime : -1);
+	if (s->watch && strstr(line->text, s->watch))
+		s->watch_hit_at = host;
 }
 
 int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
@@ -277,6 +279,12 @@ int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *
 					   cmd, timeout_s);
 	}
 	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt 3 times", cmd);
+}
+
+void session_watch(struct session *s, const char *substring)
+{
+	s->watch = substring;
+	s->watch_hit_at = 0;
 }
 
 struct session_event *session_events_drain(struct session *s, size_t *n)

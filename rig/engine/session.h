@@ -33,6 +33,8 @@ struct session {
 	bool agent_ready;
 	int boots;                     /* kernel boots seen ("Linux version") */
 	double last_line_at;
+	const char *watch;             /* a substring to look for in every line (NULL = none) */
+	double watch_hit_at;           /* host time of the last line containing it, 0 = not yet */
 	FILE *progress;                /* where phase messages go; NULL = quiet */
 };
 
@@ -68,6 +70,10 @@ int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct 
  * buf. Any failure is reported as an error. */
 int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
 		  struct rig_err *err);
+
+/* Look for a substring in the lines from now on (s2idle has no QMP event and no S-state line:
+ * "PM: suspend-to-idle" with pm_debug_messages is the sign it went to sleep). */
+void session_watch(struct session *s, const char *substring);
 
 /* Events since the last drain; the caller takes ownership of the array. */
 struct session_event *session_events_drain(struct session *s, size_t *n);

@@ -131,10 +131,12 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 
 	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u", sleep_mode_name(st->mode),
 		 dut_wake_arg(st->wake), st->seconds);
+	session_watch(ctx->s, st->mode == SLEEP_S2IDLE ? "PM: suspend-to-idle" : NULL);
 	if (session_send(ctx->s, cmd, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, WAIT_FOR_SUSPENDED, t0, ms(ctx->t.suspend), &reply, err);
+	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, t0,
+		       ms(ctx->t.suspend), &reply, err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
 		agent_reply_free(&reply);

@@ -25,6 +25,8 @@ static int condition_met(struct engine_ctx *ctx, enum wait_for what, double sinc
 		if (power_has_events(s->power))
 			return power_wait_event(s->power, "SUSPEND", since, 0, err);
 		return saw_event(s, KEV_ACPI_SLEEP, since);
+	case WAIT_FOR_WATCH:
+		return s->watch_hit_at >= since;
 	case WAIT_FOR_POWER_OFF:
 		if (power_status(s->power, &state, err) < 0)
 			return -1;

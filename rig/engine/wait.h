@@ -17,6 +17,7 @@ enum wait_result {
 enum wait_for {
 	WAIT_FOR_REPLY,       /* only the reply */
 	WAIT_FOR_SUSPENDED,   /* the board went to sleep (QMP SUSPEND, or the console's S-state line) */
+	WAIT_FOR_WATCH,       /* a line with the session's watched substring (s2idle entry) */
 	WAIT_FOR_POWER_OFF,   /* the board switched itself off (hibernation) */
 	WAIT_FOR_AGENT_READY, /* a fresh boot's agent */
 };

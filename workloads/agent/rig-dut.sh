@@ -141,7 +141,11 @@ cmd_suspend() {
     mode=$1 wake=$2 secs=$3
     case $mode in
         deep|shallow) echo "$mode" >/sys/power/mem_sleep || { echo "error=mem_sleep mode=$mode"; return 1; }; state=mem ;;
-        s2idle) echo s2idle >/sys/power/mem_sleep 2>/dev/null; state=mem ;;
+        s2idle)  # pm_debug_messages: "PM: suspend-to-idle" tells the rig the board is asleep
+            # (a KERN_DEBUG line: the console loglevel goes to 8 for this suspend)
+            echo s2idle >/sys/power/mem_sleep 2>/dev/null; state=mem
+            echo 1 >/sys/power/pm_debug_messages 2>/dev/null
+            printk_saved=$(cut -f1 /proc/sys/kernel/printk); echo 8 >/proc/sys/kernel/printk ;;
         *) echo "error=bad-mode mode=$mode"; return 1 ;;
     esac
     before=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
@@ -153,6 +157,8 @@ cmd_suspend() {
     echo "rig-dut: suspend $mode wake=$wake" >/dev/kmsg
     if echo "$state" >/sys/power/state; then rc=0; else rc=$?; fi
     after=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
+    echo 0 >/sys/power/pm_debug_messages 2>/dev/null
+    [ -n "${printk_saved:-}" ] && echo "$printk_saved" >/proc/sys/kernel/printk
     echo "result=$rc successes=$((after - before)) slept_s=$(( $(date +%s) - start ))" \
          "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)"
 }
