@@ -66,7 +66,9 @@ int collect_trace(struct engine_ctx *ctx, struct frozen_window *w, struct rig_er
 			w->thaw_ns = ns;
 		else if (strcmp(ev, "fs_thaw_done") == 0)
 			w->thaw_done_ns = ns;
-		else if (strcmp(ev, "freeze_super") == 0 && *dev && w->thaw_ns == 0)
+		/* Only the kernel's own freeze, between filesystems_freeze() and the thaw: a
+		 * userspace fsfreeze before the suspend is not part of it. */
+		else if (strcmp(ev, "freeze_super") == 0 && *dev && w->seen && w->thaw_ns == 0)
 			note_freeze(w, dev);
 		else if (strcmp(ev, "freeze_super_ret") == 0 && w->n_frozen &&
 			 !w->devs[w->n_frozen - 1].frozen_ns)

@@ -50,6 +50,7 @@ struct engine_ctx {
 	bool needs_boot;              /* the board went down: boot before the next step */
 	struct engine_totals *totals;
 	unsigned cycle_no, cycle_total;
+	double last_timeout_overrun_ms; /* how late the last timed-out wait noticed its deadline */
 };
 
 /* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran

@@ -50,6 +50,10 @@ int hang_record(struct engine_ctx *ctx, struct results_cycle *cyc, const char *p
 	 * simply ignores it. */
 	if (power_sysrq(ctx->s->power, 'w', &ignored) == 0 && ctx->s->console)
 		(void)session_pump(ctx->s, SYSRQ_SETTLE_MS, NULL, &ignored);
+	/* The time from the phase's deadline to its detection (bench: goal <= 1 s). */
+	if (cyc)
+		(void)results_cycle_add_measurement(cyc, "hang_detection_ms", NULL,
+						    ctx->last_timeout_overrun_ms, "ms", err);
 	tail = file_tail(ctx->s->console_log, TAIL_LINES);
 	if (cyc && results_cycle_set_hang(cyc, phase, tail, err) < 0)
 		rc = -1;

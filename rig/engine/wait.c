@@ -53,8 +53,10 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 			return WAIT_ERROR;
 		if (rc > 0)
 			return WAIT_DONE;
-		if (left <= 0)
+		if (left <= 0) {
+			ctx->last_timeout_overrun_ms = (double)-left;
 			return WAIT_TIMEOUT;
+		}
 		if (!ctx->s->console) {
 			/* Nothing to read while the board is off: just let the time pass. */
 			struct timespec ts = { 0, SLICE_MS * 1000000L };

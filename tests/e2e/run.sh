@@ -73,7 +73,7 @@ if [ -e "$faults/bzImage" ]; then
 
     run fault-warn tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=warn-on-thaw
     check "clean-resume negative control: a fresh WARN fails the verdict" \
-        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%warn-on-thaw%'")" -ge 1 ]
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%filesystems_thaw%'")" -ge 1 ]
     check "known issues: a fresh WARN still fails the run (exit 1)" [ "$RC" -eq 1 ]
 
     run fault-owner tests/e2e/plans/owner.yaml --kernel "$faults" --append rig_fault=thaw-not-owned

@@ -218,10 +218,12 @@ cmd_fsck() {
         esac
         echo "fs=$name fsck_rc=$rc"
         [ $rc -eq 0 ] || echo "$out" | tail -n 5 | sed "s/^/fs=$name fsck_output: /"
+        # a loop device keeps its image file (and the filesystem holding it) busy
+        [ -b "$dev" ] || losetup -d "$src" 2>/dev/null
     done
     fs_lines | while read -r name type dev mnt; do
         grep -q " $mnt " /proc/mounts && continue
-        src=$dev; [ -b "$dev" ] || src=$(losetup -j "$dev" | cut -d: -f1 | head -n1)
+        src=$dev; [ -b "$dev" ] || src=$(losetup -f --show "$dev")
         mount -t "$type" "$src" "$mnt" || echo "fs=$name remount=failed"
     done
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make bench — figures, never pass/fail. Each section prints "bench: NAME = VALUE UNIT".
+#
+#   BENCH=kernel,boot,rig,bisect   sections to run (default: all but kernel-cold)
+#   BENCH_COLD=1                   also time a cold kernel build (no ccache: ~8-10 minutes)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. tests/lib.sh
+sections=${BENCH:-kernel,boot,rig,bisect}
+rig=out/bin/rig
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export RIG_LOCK_DIR=$tmp/locks
+want() { [[ ",$sections," == *",$1,"* ]]; }
+figure() { printf 'bench: %-38s = %s\n' "$1" "$2"; }
+seconds_of() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
+
+if want kernel; then
+    # Warm: a fresh output tree (nothing built) compiled through the shared ccache.
+    figure "kernel warm build (fresh tree, ccache)" "$(OUT=$tmp/warm seconds_of kernel/build.sh) s"
+    if [ "${BENCH_COLD:-0}" = 1 ]; then
+        figure "kernel cold build (no ccache)" "$(OUT=$tmp/cold CCACHE=0 seconds_of kernel/build.sh) s"
+    fi
+    rm -rf "$tmp/warm" "$tmp/cold"
+fi
+
+if want boot; then
+    # Power on to the agent's ready line, then power off (TCG).
+    figure "boot to agent, QEMU board (TCG)" "$(seconds_of "$rig" boot --board qemu) s"
+fi
+
+if want rig; then
+    # Rig overhead: cycles per hour driven by the rig / cycles per hour of a bare rtcwake loop
+    # inside the same guest, same sleep length, no workloads.
+    n=5 secs=3
+    cat >"$tmp/bench.yaml" <<EOF
+name: bench
+knob: {freeze_filesystems: 1}
+workloads: [none]
+cycles: $n
+steps:
+  - suspend: {mode: deep, wake: rtc, seconds: $secs}
+EOF
+    "$rig" run --board qemu --plan "$tmp/bench.yaml" --db "$tmp/bench.db" -q >/dev/null 2>&1
+    rig_s=$(sql "$tmp/bench.db" "SELECT sum(ended_at - started_at) FROM cycles")
+    bare=$("$rig" boot --board qemu --timeout 600 --exec \
+        "s=\$(cut -d' ' -f1 /proc/uptime); for i in \$(seq $n); do rtcwake -m disable >/dev/null 2>&1; rtcwake -m mem -s $secs >/dev/null; done; e=\$(cut -d' ' -f1 /proc/uptime); echo \"\$e - \$s\" | bc" 2>/dev/null |
+        sed -n '/^\$ s=/,/^\[rc=/p' | grep -E '^[0-9.]+$' | tail -n1)
+    figure "rig cycles ($n x deep rtc ${secs}s)" "${rig_s} s"
+    figure "bare rtcwake loop (same)" "${bare:-?} s (guest uptime, excludes time asleep)"
+    if [ -n "$bare" ]; then
+        figure "rig overhead ratio (goal >= 0.97)" "$(echo "scale=3; ($bare + $n * $secs) / $rig_s" | bc)"
+    fi
+    "$rig" run --board qemu --plan tests/e2e/plans/hang.yaml --db "$tmp/hang.db" -q >/dev/null 2>&1
+    figure "hang detection after the timeout (goal <= 1 s)" \
+        "$(sql "$tmp/hang.db" "SELECT printf('%.0f', max(value)) FROM measurements WHERE name='hang_detection_ms'") ms"
+fi
+
+if want bisect; then
+    figure "bisect: flake-aware vs repeat-N" "see below"
+    "$rig" bisect-sim --commits 64 --p 0.3 --q 0 --trials 200 --seed 1 2>&1 | sed 's/^/  /'
+fi

@@ -1,0 +1,749 @@
+/* The cycle engine for real (engine_run) against a fake DUT: a thread serving the unix socket
+ * the board's console points at. Every new connection is a fresh boot (kernel banner, then the
+ * agent's ready line); requests are answered like workloads/agent/rig-agent.sh would, with
+ * canned rig-dut outputs. The board's power commands are `true`, so the command backend has no
+ * events and the engine sees the sleep through the console's ACPI S-state line.
+ * Fixtures: rig/tests/data/engine/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/board.h"
+#include "config/plan.h"
+#include "console/cksum.h"
+#include "engine/engine.h"
+#include "engine/known.h"
+#include "results/db.h"
+
+#define DATA "rig/tests/data/engine/"
+#define MAX_COMMANDS 256
+#define FAKE_POLL_MS 50
+#define FAKE_SLEEP_MS 300      /* how long the fake board "sleeps" between S3 entry and wake */
+
+/* The fake's frozen window (CLOCK_BOOTTIME ns, as rig-dut trace-read prints them). */
+#define FREEZE_NS 10000000000ull
+#define FREEZE_SUPER_NS 10001000000ull
+#define FREEZE_SUPER_RET_NS 10002000000ull
+#define FREEZE_DONE_NS 10003000000ull
+#define THAW_NS 12000000000ull
+#define THAW_SUPER_NS 12001000000ull
+#define THAW_DONE_NS 12002000000ull
+
+#define FAKE_WARNING "WARNING: kernel/foo.c:12 at bar+0x1/0x2, CPU#0: sh/1"
+
+/* ---- the fake DUT ---- */
+
+struct fake_dut {
+	int listen_fd;
+	pthread_t thread;
+	atomic_bool quit;
+
+	/* behaviour */
+	bool warn_on_resume;            /* a WARNING between wake and suspend exit */
+	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
+	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
+	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
+	volatile sig_atomic_t *stop;
+
+	/* what it saw; read by the test after fake_stop() joined the thread */
+	unsigned connections, suspends;
+	char *commands[MAX_COMMANDS];
+	size_t n_commands;
+
+	/* per connection */
+	int fd;
+	unsigned ktime_us;
+	int knob_freeze;
+	char pending[8192];
+	size_t pending_len;
+};
+
+static int fake_write(struct fake_dut *f, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+
+	while (done < len) {
+		ssize_t n = send(f->fd, text + done, len - done, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* A printk record as the kernel writes it on the serial console. */
+static int fake_kernel(struct fake_dut *f, const char *message)
+{
+	char line[512];
+
+	f->ktime_us += 1000;
+	snprintf(line, sizeof(line), "[%5u.%06u] %s\r\n", f->ktime_us / 1000000,
+		 f->ktime_us % 1000000, message);
+	return fake_write(f, line);
+}
+
+/* begin, the output lines, end with the POSIX cksum of "line\n"... as the agent sends it. */
+static int fake_reply(struct fake_dut *f, unsigned seq, int rc, const char *output)
+{
+	char line[1024];
+	size_t n_lines = 0;
+	const char *p = output;
+
+	snprintf(line, sizeof(line), "@@RIG@@ %u begin\r\n", seq);
+	if (fake_write(f, line) < 0)
+		return -1;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "@@RIG@@ %u | %.*s\r\n", seq, (int)len, p);
+		if (fake_write(f, line) < 0)
+			return -1;
+		n_lines++;
+		p += len + (p[len] == '\n');
+	}
+	snprintf(line, sizeof(line), "@@RIG@@ %u end rc=%d lines=%zu crc=%" PRIu32 "\r\n", seq, rc,
+		 n_lines, posix_cksum(output, strlen(output)));
+	return fake_write(f, line);
+}
+
+static int b64_value(char c)
+{
+	const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *at = c ? strchr(alphabet, c) : NULL;
+
+	return at ? (int)(at - alphabet) : -1;
+}
+
+/* Decode standard base64 with padding; false on anything else. */
+static bool b64_decode(const char *in, char *out, size_t size)
+{
+	size_t len = strlen(in), o = 0;
+
+	if (len % 4 != 0)
+		return false;
+	for (size_t i = 0; i < len; i += 4) {
+		int v[4];
+
+		for (int k = 0; k < 4; k++)
+			v[k] = in[i + k] == '=' ? 0 : b64_value(in[i + k]);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 || o + 3 >= size)
+			return false;
+		out[o++] = (char)((v[0] << 2) | (v[1] >> 4));
+		if (in[i + 2] != '=')
+			out[o++] = (char)(((v[1] & 15) << 4) | (v[2] >> 2));
+		if (in[i + 3] != '=')
+			out[o++] = (char)(((v[2] & 3) << 6) | v[3]);
+	}
+	out[o] = '\0';
+	return true;
+}
+
+static void fake_sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* rig-dut suspend: the kernel's lines around an S3 sleep, then the result line. */
+static int fake_suspend(struct fake_dut *f, unsigned seq)
+{
+	unsigned n = ++f->suspends;
+
+	if (fake_kernel(f, "PM: suspend entry (deep)") < 0 ||
+	    fake_kernel(f, "PM: Syncing filesystems ... done.") < 0 ||
+	    fake_kernel(f, "Freezing user space processes") < 0 ||
+	    fake_kernel(f, "Freezing user space processes completed (elapsed 0.001 seconds)") < 0 ||
+	    fake_kernel(f, "ACPI: PM: Preparing to enter system sleep state S3") < 0)
+		return -1;
+	if (n == f->stop_suspend && f->stop) {
+		*f->stop = 1;
+		return 0;
+	}
+	if (n == f->hang_suspend)
+		return 0;   /* the resume never finishes: not one more byte */
+	fake_sleep_ms(FAKE_SLEEP_MS);
+	if (fake_kernel(f, "ACPI: PM: Waking up from system sleep state S3") < 0 ||
+	    (f->warn_on_resume && fake_kernel(f, FAKE_WARNING) < 0) ||
+	    fake_kernel(f, "Restarting tasks: Done") < 0 || fake_kernel(f, "PM: suspend exit") < 0)
+		return -1;
+	return fake_reply(f, seq, 0, "result=0 successes=1 slept_s=1 last_failed_step=\n");
+}
+
+static const char trace_lines[] =
+	"fs_freeze 10000000000 \n"
+	"freeze_super 10001000000 nvme0n1p1\n"
+	"freeze_super_ret 10002000000 \n"
+	"fs_freeze_done 10003000000 \n"
+	"fs_thaw 12000000000 \n"
+	"thaw_super 12001000000 nvme0n1p1\n"
+	"fs_thaw_done 12002000000 \n";
+
+static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
+{
+	char out[512], name[64];
+	int value;
+
+	if (f->n_commands < MAX_COMMANDS)
+		f->commands[f->n_commands++] = strdup(cmd);
+	if (f->stop_on_command && f->stop && strcmp(cmd, f->stop_on_command) == 0)
+		*f->stop = 1;
+	if (strcmp(cmd, "rig-dut info") == 0) {
+		snprintf(out, sizeof(out),
+			 "kernel=7.3.4-rig freeze_filesystems=%d sync_on_suspend=1 states=freeze,mem,disk "
+			 "mem_sleep=s2idle,[deep] disk=[shutdown] boot_id=fake-%u\n",
+			 f->knob_freeze, f->connections);
+		return fake_reply(f, seq, 0, out);
+	}
+	if (sscanf(cmd, "rig-dut knob %63s %d", name, &value) == 2) {
+		if (strcmp(name, "freeze_filesystems") == 0)
+			f->knob_freeze = value;
+		snprintf(out, sizeof(out), "knob=%s value=%d\n", name, value);
+		return fake_reply(f, seq, 0, out);
+	}
+	if (strncmp(cmd, "rig-dut trace-setup", 19) == 0)
+		return fake_reply(f, seq, 0, "trace=on clock=boot events=7\n");
+	if (strncmp(cmd, "rig-dut start-workloads ", 24) == 0)
+		return fake_reply(f, seq, 0, "workloads=1\n");
+	if (strncmp(cmd, "rig-dut suspend ", 16) == 0)
+		return fake_suspend(f, seq);
+	if (strcmp(cmd, "rig-dut trace-read") == 0)
+		return fake_reply(f, seq, 0, trace_lines);
+	if (strcmp(cmd, "rig-dut alive") == 0)
+		return fake_reply(f, seq, 0, "writer=nvme-ext4-m alive=1\n");
+	if (strncmp(cmd, "rig-dut stall ", 14) == 0)
+		return fake_reply(f, seq, 0,
+				  "writer=nvme-ext4-m records=40 completed_inside_window=0 "
+				  "wrote_while_frozen=0 blocked_across_window=1 errors_after_thaw=0 "
+				  "longest_ms=2010.5\n");
+	return fake_reply(f, seq, 127, "sh: rig-dut: unknown command\n");
+}
+
+/* One console line from the host: an agent request, or something typed (ignored). */
+static int fake_line(struct fake_dut *f, char *line)
+{
+	char b64[4096], cmd[3072];
+	unsigned seq;
+
+	line[strcspn(line, "\r")] = '\0';
+	if (sscanf(line, "@@RIG? %u %4095s", &seq, b64) != 2)
+		return 0;
+	if (!b64_decode(b64, cmd, sizeof(cmd))) {
+		snprintf(cmd, sizeof(cmd), "@@RIG@@ %u error bad base64\r\n", seq);
+		return fake_write(f, cmd);
+	}
+	return fake_command(f, seq, cmd);
+}
+
+static int fake_boot(struct fake_dut *f)
+{
+	f->ktime_us = 0;
+	f->knob_freeze = 0;
+	f->pending_len = 0;
+	if (fake_kernel(f, "Linux version 7.3.4-rig (rig@lab) (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP "
+			   "PREEMPT_DYNAMIC") < 0 ||
+	    fake_kernel(f, "Command line: console=ttyS0,115200 no_console_suspend") < 0 ||
+	    fake_kernel(f, "Run /init as init process") < 0)
+		return -1;
+	return fake_write(f, "@@RIG@@ agent ready\r\n");
+}
+
+/* Serve one connection (one boot of the board) until the host hangs up. */
+static void fake_serve(struct fake_dut *f)
+{
+	if (fake_boot(f) < 0)
+		return;
+	while (!atomic_load(&f->quit)) {
+		struct pollfd p = { .fd = f->fd, .events = POLLIN };
+		ssize_t n;
+		char *nl;
+
+		if (poll(&p, 1, FAKE_POLL_MS) <= 0)
+			continue;
+		n = read(f->fd, f->pending + f->pending_len, sizeof(f->pending) - 1 - f->pending_len);
+		if (n <= 0)
+			return;   /* the engine closed the console: a power cut */
+		f->pending_len += (size_t)n;
+		f->pending[f->pending_len] = '\0';
+		while ((nl = strchr(f->pending, '\n')) != NULL) {
+			*nl = '\0';
+			if (fake_line(f, f->pending) < 0)
+				return;
+			f->pending_len -= (size_t)(nl + 1 - f->pending);
+			memmove(f->pending, nl + 1, f->pending_len + 1);
+		}
+		if (f->pending_len == sizeof(f->pending) - 1)
+			f->pending_len = 0;   /* a line longer than any request: drop it */
+	}
+}
+
+static void *fake_main(void *arg)
+{
+	struct fake_dut *f = arg;
+
+	while (!atomic_load(&f->quit)) {
+		struct pollfd p = { .fd = f->listen_fd, .events = POLLIN };
+
+		if (poll(&p, 1, FAKE_POLL_MS) <= 0)
+			continue;
+		f->fd = accept(f->listen_fd, NULL, NULL);
+		if (f->fd < 0)
+			continue;
+		f->connections++;
+		fake_serve(f);
+		close(f->fd);
+		f->fd = -1;
+	}
+	return NULL;
+}
+
+static void fake_start(struct fake_dut *f, const char *socket_path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+	assert_true(strlen(socket_path) < sizeof(addr.sun_path));
+	memcpy(addr.sun_path, socket_path, strlen(socket_path) + 1);
+	f->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(f->listen_fd >= 0);
+	assert_int_equal(bind(f->listen_fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(listen(f->listen_fd, 4), 0);
+	f->fd = -1;
+	atomic_store(&f->quit, false);
+	assert_int_equal(pthread_create(&f->thread, NULL, fake_main, f), 0);
+}
+
+static void fake_stop(struct fake_dut *f)
+{
+	atomic_store(&f->quit, true);
+	pthread_join(f->thread, NULL);
+	close(f->listen_fd);
+}
+
+static unsigned fake_count(const struct fake_dut *f, const char *prefix)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < f->n_commands; i++)
+		n += f->commands[i] && strncmp(f->commands[i], prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+static const char *fake_find(const struct fake_dut *f, const char *prefix)
+{
+	for (size_t i = 0; i < f->n_commands; i++)
+		if (f->commands[i] && strncmp(f->commands[i], prefix, strlen(prefix)) == 0)
+			return f->commands[i];
+	return NULL;
+}
+
+/* ---- a run: temp directory, board, plan, database, fake ---- */
+
+struct run {
+	char dir[64];
+	char db_path[128];
+	struct board *board;
+	struct plan *plan;
+	struct results_db *db;
+	struct known_issues *known;
+	struct fake_dut fake;
+	volatile sig_atomic_t stop;
+	struct engine_options opts;
+	struct engine_totals totals;
+	struct rig_err err;
+	sqlite3 *sql;           /* the database read back after the run */
+	bool fake_stopped;
+};
+
+static char *top_path(const char *relative)
+{
+	const char *top = getenv("RIG_TOP");
+	char *path;
+
+	if (asprintf(&path, "%s/%s", top && *top ? top : ".", relative) < 0)
+		fail_msg("out of memory");
+	return path;
+}
+
+static void run_setup(struct run *r, const char *plan_file)
+{
+	struct board_paths paths;
+	char *board_path = top_path(DATA "board.yaml"), *plan_path = top_path(plan_file);
+	char sock[128];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "/tmp/rig-test-engine.XXXXXX");
+	assert_non_null(mkdtemp(r->dir));
+	paths = (struct board_paths){ .run = r->dir, .out = r->dir, .top = "." };
+	if (board_load(board_path, &paths, &r->board, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	if (plan_load(plan_path, &r->plan, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	free(board_path);
+	free(plan_path);
+	snprintf(r->db_path, sizeof(r->db_path), "%s/results.db", r->dir);
+	if (results_open(r->db_path, RESULTS_OPEN_CREATE, &r->db, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	snprintf(sock, sizeof(sock), "%s/console.sock", r->dir);
+	fake_start(&r->fake, sock);
+	r->fake.stop = &r->stop;
+	r->opts = (struct engine_options){ .run_dir = r->dir, .stop = &r->stop };
+	if (getenv("RIG_TEST_VERBOSE"))
+		r->opts.progress = stderr;   /* the engine's phase messages, for debugging */
+}
+
+static int setup_plan(void **state, const char *plan_file)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	run_setup(r, plan_file);
+	*state = r;
+	return 0;
+}
+
+static int setup_suspend(void **state)
+{
+	return setup_plan(state, DATA "suspend.yaml");
+}
+
+static int setup_hang(void **state)
+{
+	return setup_plan(state, DATA "hang.yaml");
+}
+
+static void load_known(struct run *r)
+{
+	char *path = top_path(DATA "known.yaml");
+
+	if (known_load(path, &r->known, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	free(path);
+	r->opts.known = r->known;
+}
+
+/* Run the engine, stop the fake, open the database for reading. */
+static int run_engine(struct run *r)
+{
+	int code = engine_run(r->board, r->plan, r->db, &r->opts, &r->totals, &r->err);
+
+	fake_stop(&r->fake);
+	r->fake_stopped = true;
+	results_close(r->db);
+	r->db = NULL;
+	assert_int_equal(sqlite3_open_v2(r->db_path, &r->sql, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	return code;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct run *r = *state;
+
+	if (!r->fake_stopped)
+		fake_stop(&r->fake);
+	sqlite3_close(r->sql);
+	results_close(r->db);
+	known_free(r->known);
+	plan_free(r->plan);
+	board_free(r->board);
+	for (size_t i = 0; i < r->fake.n_commands; i++)
+		free(r->fake.commands[i]);
+	assert_int_equal(nftw(r->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+	free(r);
+	return 0;
+}
+
+/* One integer from a query with %Q/%d arguments (sqlite3_mprintf); -1 when no row. */
+static long long sql_int(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *sql;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	va_start(ap, fmt);
+	sql = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	assert_non_null(sql);
+	if (sqlite3_prepare_v2(r->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(r->sql));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return v;
+}
+
+/* One text column into buf ("" when no row or NULL). */
+static const char *sql_text(struct run *r, char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	char *sql;
+	sqlite3_stmt *st;
+
+	va_start(ap, fmt);
+	sql = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	assert_non_null(sql);
+	if (sqlite3_prepare_v2(r->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(r->sql));
+	buf[0] = '\0';
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return buf;
+}
+
+static long long cycles_with(struct run *r, const char *status)
+{
+	return sql_int(r, "SELECT COUNT(*) FROM cycles WHERE run_id = %lld AND status = %Q",
+		       (long long)r->totals.run_id, status);
+}
+
+static const char *cycle_status(struct run *r, int idx, char *buf, size_t size)
+{
+	return sql_text(r, buf, size, "SELECT status FROM cycles WHERE run_id = %lld AND idx = %d",
+			(long long)r->totals.run_id, idx);
+}
+
+static const char *run_status(struct run *r, char *buf, size_t size)
+{
+	return sql_text(r, buf, size, "SELECT status FROM runs WHERE id = %lld",
+			(long long)r->totals.run_id);
+}
+
+/* Verdicts of one cycle with that name and result. */
+static long long verdicts(struct run *r, int idx, const char *name, const char *result)
+{
+	return sql_int(r,
+		       "SELECT COUNT(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id "
+		       "WHERE c.run_id = %lld AND c.idx = %d AND v.name = %Q AND v.result = %Q",
+		       (long long)r->totals.run_id, idx, name, result);
+}
+
+static long long events_of(struct run *r, int idx, const char *kind)
+{
+	return sql_int(r,
+		       "SELECT COUNT(*) FROM events e JOIN cycles c ON e.cycle_id = c.id "
+		       "WHERE c.run_id = %lld AND c.idx = %d AND e.kind = %Q",
+		       (long long)r->totals.run_id, idx, kind);
+}
+
+/* ---- scenarios ---- */
+
+static void assert_clean_cycle(struct run *r, int idx)
+{
+	char buf[64];
+
+	assert_string_equal(cycle_status(r, idx, buf, sizeof(buf)), "pass");
+	assert_int_equal(verdicts(r, idx, "suspend", "pass"), 1);
+	assert_int_equal(verdicts(r, idx, "clean-resume", "pass"), 1);
+	assert_int_equal(verdicts(r, idx, "stall", "pass"), 1);
+	assert_int_equal(events_of(r, idx, "acpi-sleep"), 1);
+	assert_int_equal(events_of(r, idx, "suspend-exit"), 1);
+}
+
+static void test_two_clean_suspends(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+	const char *stall;
+	unsigned long long from = 0, to = 0;
+
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+
+	assert_int_equal(r->fake.connections, 1);
+	assert_int_equal(r->fake.suspends, 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1"), 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut knob freeze_filesystems 1"), 1);
+	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 1);
+	/* The stall window asked for is the traced superblock's: after freeze_super returned,
+	 * up to its thaw_super. */
+	stall = fake_find(&r->fake, "rig-dut stall ");
+	assert_non_null(stall);
+	assert_int_equal(sscanf(stall, "rig-dut stall nvme-ext4:%llu:%llu", &from, &to), 2);
+	assert_true(from >= FREEZE_SUPER_RET_NS && from < THAW_SUPER_NS);
+	assert_int_equal(to, THAW_SUPER_NS);
+
+	assert_int_equal(r->totals.cycles, 2);
+	assert_int_equal(r->totals.cycles_done, 2);
+	assert_int_equal(r->totals.fail + r->totals.hangs + r->totals.infra, 0);
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "pass");
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles WHERE run_id = %lld",
+				 (long long)r->totals.run_id), 2);
+	assert_int_equal(cycles_with(r, "pass"), 2);
+	assert_clean_cycle(r, 0);
+	assert_clean_cycle(r, 1);
+	assert_string_equal(sql_text(r, buf, sizeof(buf), "SELECT kernel_version FROM runs WHERE id = %lld",
+				     (long long)r->totals.run_id), "7.3.4-rig");
+	/* The frozen window from the trace became measurements. */
+	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
+				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'frozen_ms'"),
+			 (long long)((THAW_DONE_NS - FREEZE_NS) / 1000000));
+}
+
+static void test_warning_fails_clean_resume(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	r->fake.warn_on_resume = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "clean-resume", "fail"), 1);
+	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "fail");
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "fail");
+	assert_non_null(strstr(sql_text(r, buf, sizeof(buf),
+					"SELECT detail FROM verdicts WHERE name = 'clean-resume'"),
+			       "kernel/foo.c:12"));
+	assert_int_equal(events_of(r, 0, "warning"), 1);
+	assert_int_equal(r->totals.fail, 1);
+}
+
+static void test_known_warning_passes(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	load_known(r);
+	r->fake.warn_on_resume = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	/* The raw result stays fail; the known issue's id explains it. */
+	assert_int_equal(verdicts(r, 0, "clean-resume", "fail"), 1);
+	assert_string_equal(sql_text(r, buf, sizeof(buf),
+				     "SELECT known_issue FROM verdicts WHERE name = 'clean-resume'"),
+			    "fake-foo-warning");
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "pass");
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "known");
+	assert_int_equal(r->totals.known, 1);
+	assert_int_equal(r->totals.fail, 0);
+}
+
+static void test_known_warning_fails_when_strict(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	load_known(r);
+	r->fake.warn_on_resume = true;
+	r->opts.cycles = 1;
+	r->opts.strict = true;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_string_equal(sql_text(r, buf, sizeof(buf),
+				     "SELECT known_issue FROM verdicts WHERE name = 'clean-resume'"),
+			    "fake-foo-warning");
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "fail");
+}
+
+static void test_hung_resume_reboots_and_goes_on(void **state)
+{
+	struct run *r = *state;
+	char buf[4096];
+
+	r->fake.hang_suspend = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+
+	/* Power-cycled: the console was reopened and the board booted again for cycle 1. */
+	assert_int_equal(r->fake.connections, 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 2);
+	assert_int_equal(r->fake.suspends, 2);
+	assert_int_equal(r->totals.hangs, 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "hang");
+	assert_string_equal(sql_text(r, buf, sizeof(buf),
+				     "SELECT hang_phase FROM cycles WHERE run_id = %lld AND idx = 0",
+				     (long long)r->totals.run_id),
+			    "resume");
+	/* The console tail ends with what the board said last. */
+	assert_non_null(strstr(sql_text(r, buf, sizeof(buf),
+					 "SELECT console_tail FROM cycles WHERE run_id = %lld AND idx = 0",
+					 (long long)r->totals.run_id),
+			       "Preparing to enter system sleep state S3"));
+	/* The hung cycle keeps what the kernel said before it hung; the next cycle starts clean. */
+	assert_int_equal(events_of(r, 0, "acpi-sleep"), 1);
+	assert_clean_cycle(r, 1);
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "fail");
+}
+
+static void test_stop_aborts_cycle_in_flight(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	r->fake.stop_suspend = 2;     /* set from the fake's thread while cycle 1 sleeps */
+	assert_int_not_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(r->stop, 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "pass");
+	assert_string_equal(cycle_status(r, 1, buf, sizeof(buf)), "aborted");
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "aborted");
+}
+
+static void test_stop_between_cycles_ends_run_aborted(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	/* Ctrl-C while cycle 0 collects its verdicts: the cycle completes, no cycle follows, and
+	 * the run must not stay "running" for ever. */
+	r->fake.stop_on_command = "rig-dut alive";
+	assert_int_not_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(r->fake.suspends, 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles WHERE run_id = %lld",
+				 (long long)r->totals.run_id), 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "pass");
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "aborted");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_two_clean_suspends, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_known_warning_passes, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_known_warning_fails_when_strict, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hung_resume_reboots_and_goes_on, setup_hang,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_stop_aborts_cycle_in_flight, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_stop_between_cycles_ends_run_aborted,
+						setup_suspend, teardown),
+	};
+
+	/* The fake writes with MSG_NOSIGNAL; the engine's console must not die either when the
+	 * fake hangs up first. */
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
