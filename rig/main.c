@@ -7,6 +7,7 @@
 #include "cli/boot.h"
 #include "cli/console.h"
 #include "cli/context.h"
+#include "cli/known.h"
 #include "cli/power.h"
 #include "cli/results.h"
 #include "cli/run.h"
@@ -24,6 +25,7 @@ static const char usage[] =
 	"  powerd       hold a board's GPIO power lines and serve rig power\n"
 	"  console      interactive serial console of a board\n"
 	"  results      show stored runs, cycles and verdicts\n"
+	"  known        known issues: last seen, active or possibly fixed\n"
 	"  bisect-sim   simulate flake-aware bisection against repeat-N bisection\n"
 	"  bisect-step  run a command for git bisect run (0 good, 1 bad, 125 skip)\n"
 	"  version      print the version\n"
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
 		return with_board(cmd_console, argc, argv);
 	if (strcmp(cmd, "results") == 0)
 		return cmd_results(argc, argv);
+	if (strcmp(cmd, "known") == 0)
+		return cmd_known(argc, argv);
 	if (strcmp(cmd, "bisect-sim") == 0)
 		return cmd_bisect_sim(argc, argv);
 	if (strcmp(cmd, "bisect-step") == 0)

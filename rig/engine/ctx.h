@@ -51,6 +51,7 @@ struct engine_ctx {
 	struct engine_totals *totals;
 	unsigned cycle_no, cycle_total;
 	double last_timeout_overrun_ms; /* how late the last timed-out wait noticed its deadline */
+	bool aborted_marked;          /* the run is already stored as aborted */
 };
 
 /* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran

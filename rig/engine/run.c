@@ -142,6 +142,7 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 		(void)session_power_off(ctx->s, &ignored);
 	} else if (rc == 2) {
 		results_mark_aborted(ctx->db, ctx->run_id, cyc, 130, err);
+		ctx->aborted_marked = true;
 		results_cycle_free(cyc);
 		return 1;
 	} else {
@@ -257,6 +258,10 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 		struct rig_err end_err;
 		bool aborted = opts->stop && *opts->stop;
 
+		/* Stopped between cycles: nothing in flight, but the run still ends as aborted
+		 * (a stop inside a cycle was marked by run_cycle already). */
+		if (aborted && !ctx.aborted_marked)
+			(void)results_mark_aborted(db, ctx.run_id, NULL, 130, &end_err);
 		if (!aborted && results_run_end(db, ctx.run_id, run_status(totals, code, false), code,
 						&end_err) < 0 && code == RIG_EXIT_PASS) {
 			*err = end_err;

@@ -1,0 +1,142 @@
+#include "cli/known.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/context.h"
+#include "engine/known.h"
+#include "util/err.h"
+
+static const char known_usage[] =
+	"usage: rig known [--db FILE] [--known FILE] [--nights N]\n"
+	"\n"
+	"For every known issue: when it was last seen in the results, on how many nights since the\n"
+	"lab ran, and whether it looks fixed. An entry not seen for N nights with runs (default 7;\n"
+	"twice that for intermittent entries) is reported as POSSIBLY FIXED: check, then retire it.\n"
+	"\n"
+	"  --db FILE      results database (default out/results.db)\n"
+	"  --known FILE   known issues (default known-issues/known-issues.yaml)\n"
+	"  --nights N     quiet nights before 'possibly fixed' (default 7)\n"
+	"  -h, --help     this text\n";
+
+struct known_args {
+	const char *db, *known;
+	unsigned nights;
+	bool help;
+};
+
+static int parse(int argc, char **argv, struct known_args *a, struct rig_err *err)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' }, { "known", required_argument, NULL, 'k' },
+		{ "nights", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	char *end;
+
+	memset(a, 0, sizeof(*a));
+	a->nights = KNOWN_QUIET_NIGHTS_DEFAULT;
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': a->db = optarg; break;
+		case 'k': a->known = optarg; break;
+		case 'h': a->help = true; break;
+		case 'n':
+			a->nights = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || a->nights == 0)
+				return rig_err_set(err, RIG_EXIT_USAGE, "--nights: '%s' is not a positive number", optarg);
+			break;
+		default:
+			return rig_err_set(err, RIG_EXIT_USAGE, "known: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+/* Last night the issue was seen, and the number of distinct nights with runs after it. */
+static int issue_history(sqlite3 *db, const char *id, char *last, size_t size, int *nights_since)
+{
+	static const char sql[] =
+		"SELECT (SELECT max(r.night) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id"
+		"        JOIN runs r ON c.run_id = r.id WHERE v.known_issue = ?1),"
+		"       (SELECT count(DISTINCT night) FROM runs WHERE night > coalesce("
+		"          (SELECT max(r.night) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id"
+		"           JOIN runs r ON c.run_id = r.id WHERE v.known_issue = ?1), ''))";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const unsigned char *night = sqlite3_column_text(st, 0);
+
+		snprintf(last, size, "%s", night ? (const char *)night : "never");
+		*nights_since = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int cmd_known(int argc, char **argv)
+{
+	struct known_args a;
+	struct rig_err err = { 0 };
+	struct cli_paths paths;
+	struct known_issues *known = NULL;
+	char db_path[PATH_MAX], known_path[PATH_MAX];
+	sqlite3 *db = NULL;
+	int code = RIG_EXIT_PASS;
+
+	if (parse(argc, argv, &a, &err) < 0)
+		return cli_fail(&err);
+	if (a.help) {
+		fputs(known_usage, stdout);
+		return RIG_EXIT_PASS;
+	}
+	cli_paths_init(&paths);
+	if (a.db)
+		snprintf(db_path, sizeof(db_path), "%s", a.db);
+	else
+		cli_path(db_path, sizeof(db_path), paths.out, "results.db");
+	if (a.known)
+		snprintf(known_path, sizeof(known_path), "%s", a.known);
+	else
+		cli_path(known_path, sizeof(known_path), paths.top, "known-issues/known-issues.yaml");
+	if (known_load(known_path, &known, &err) < 0)
+		return cli_fail(&err);
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		fprintf(stderr, "rig: cannot open results database %s\n", db_path);
+		sqlite3_close(db);
+		known_free(known);
+		return RIG_EXIT_USAGE;
+	}
+	printf("%-36s %-12s %-7s %s\n", "known issue", "last seen", "quiet", "status");
+	for (size_t i = 0; i < known->n; i++) {
+		const struct known_issue *k = &known->items[i];
+		unsigned limit = known_quiet_nights(k, a.nights);
+		char last[32];
+		int quiet = 0;
+
+		if (issue_history(db, k->id, last, sizeof(last), &quiet) < 0) {
+			fprintf(stderr, "rig: %s: %s\n", db_path, sqlite3_errmsg(db));
+			code = RIG_EXIT_INFRA;
+			break;
+		}
+		printf("%-36s %-12s %-7d %s\n", k->id, last, quiet,
+		       strcmp(last, "never") == 0 ? "not seen yet"
+		       : (unsigned)quiet >= limit ? "POSSIBLY FIXED"
+						  : "active");
+	}
+	sqlite3_close(db);
+	known_free(known);
+	return code;
+}
