@@ -1,4 +1,5 @@
 /* rig — the suspend-rig controller. See rig(1): rig/doc/rig.1. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
 		fputs(usage, cmd ? stdout : stderr);
 		return cmd ? RIG_EXIT_PASS : RIG_EXIT_USAGE;
 	}
+	/* A board that went away must be an error return (exit 3), not a silent death by SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
 	argc--, argv++;
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc, argv);

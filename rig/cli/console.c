@@ -41,7 +41,7 @@ struct session {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: rig console [--log FILE] [--wait SECS]\n"
+	fprintf(out, "usage: rig console --board BOARD [--log FILE] [--wait SECS]\n"
 		     "  --log FILE   also append the console to FILE, one time-stamped line each\n"
 		     "  --wait SECS  keep trying to reach the console this long (default %d)\n"
 		     "Escape: " ESCAPE_HELP ".\n", DEFAULT_WAIT_S);
@@ -263,6 +263,11 @@ int cmd_console(struct board *board, int argc, char **argv)
 	rc = parse_args(argc, argv, &log_path, &wait_s);
 	if (rc != 0)
 		return rc > 0 ? RIG_EXIT_PASS : RIG_EXIT_USAGE;
+	if (!board) {
+		fprintf(stderr, "rig console: rig console needs --board\n");
+		usage(stderr);
+		return RIG_EXIT_USAGE;
+	}
 	if (open_session(&s, board, log_path, wait_s) == 0 && enter_raw(&s) == 0) {
 		install_signals();
 		fprintf(stderr, "rig console: %s (%s) on board %s. %s.\r\n", board->console.path,

@@ -117,6 +117,18 @@ static enum results_cycle_status cycle_status(const struct results_cycle *cyc)
 	return RESULTS_CYCLE_PASS;
 }
 
+/* Events a hang, an abort or an infrastructure error left unread belong to this cycle, not to
+ * the next one (whose clean-resume verdict would otherwise fail on them). */
+static void keep_leftover_events(struct engine_ctx *ctx, struct results_cycle *cyc)
+{
+	struct rig_err ignored;
+	size_t n;
+	struct session_event *ev = session_events_drain(ctx->s, &n);
+
+	(void)cycle_store_events(cyc, ev, n, &ignored);
+	session_events_free(ev, n);
+}
+
 /* Run one action step as a cycle. Returns 0 to go on, 1 to stop the run (hang with on_hang:
  * stop, or Ctrl-C), -1 on an infrastructure error. */
 static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, struct rig_err *err)
@@ -133,6 +145,7 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	rc = ctx->needs_boot ? board_boot(ctx, NULL, cyc, err) : 0;
 	if (rc == 0)
 		rc = step_run(ctx, step, cyc, err);
+	keep_leftover_events(ctx, cyc);
 	if (rc < 0) {
 		ctx->totals->infra++;
 		session_say(ctx->s, "  infrastructure error: %s", err->msg);

@@ -3,17 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Keys start a word (words are separated by spaces or tabs); a "quoted value" is skipped whole,
+ * so a key=value inside it is not a key of the line. */
 static const char *find_key(const char *line, const char *key)
 {
 	size_t klen = strlen(key);
+	const char *p = line;
 
-	for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
-		bool at_word_start = p == line || p[-1] == ' ';
-
-		if (at_word_start && p[klen] == '=')
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			return NULL;
+		if (strncmp(p, key, klen) == 0 && p[klen] == '=')
 			return p + klen + 1;
+		while (*p && *p != ' ' && *p != '\t') {
+			const char *close = *p == '"' ? strchr(p + 1, '"') : NULL;
+
+			p = close ? close + 1 : *p == '"' ? p + strlen(p) : p + 1;
+		}
 	}
-	return NULL;
 }
 
 bool kv_get(const char *line, const char *key, char *buf, size_t size)

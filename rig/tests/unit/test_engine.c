@@ -37,7 +37,7 @@
 #define DATA "rig/tests/data/engine/"
 #define MAX_COMMANDS 256
 #define FAKE_POLL_MS 50
-#define FAKE_SLEEP_MS 300      /* how long the fake board "sleeps" between S3 entry and wake */
+#define FAKE_SLEEP_MS 200      /* how long the fake board "sleeps" between S3 entry and wake */
 
 /* The fake's frozen window (CLOCK_BOOTTIME ns, as rig-dut trace-read prints them). */
 #define FREEZE_NS 10000000000ull
@@ -62,6 +62,8 @@ struct fake_dut {
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
+	const char *die_on_command;     /* the console dies when this command first arrives */
+	bool died;
 	volatile sig_atomic_t *stop;
 
 	/* what it saw; read by the test after fake_stop() joined the thread */
@@ -193,14 +195,19 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 	return fake_reply(f, seq, 0, "result=0 successes=1 slept_s=1 last_failed_step=\n");
 }
 
-static const char trace_lines[] =
-	"fs_freeze 10000000000 \n"
-	"freeze_super 10001000000 nvme0n1p1\n"
-	"freeze_super_ret 10002000000 \n"
-	"fs_freeze_done 10003000000 \n"
-	"fs_thaw 12000000000 \n"
-	"thaw_super 12001000000 nvme0n1p1\n"
-	"fs_thaw_done 12002000000 \n";
+/* rig-dut trace-read: "event t_ns [dev]" lines of one suspend's frozen window. */
+static int fake_trace_read(struct fake_dut *f, unsigned seq)
+{
+	char out[512];
+
+	snprintf(out, sizeof(out),
+		 "fs_freeze %llu \nfreeze_super %llu nvme0n1p1\nfreeze_super_ret %llu \n"
+		 "fs_freeze_done %llu \nfs_thaw %llu \nthaw_super %llu nvme0n1p1\n"
+		 "fs_thaw_done %llu \n",
+		 FREEZE_NS, FREEZE_SUPER_NS, FREEZE_SUPER_RET_NS, FREEZE_DONE_NS, THAW_NS,
+		 THAW_SUPER_NS, THAW_DONE_NS);
+	return fake_reply(f, seq, 0, out);
+}
 
 static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 {
@@ -211,6 +218,10 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		f->commands[f->n_commands++] = strdup(cmd);
 	if (f->stop_on_command && f->stop && strcmp(cmd, f->stop_on_command) == 0)
 		*f->stop = 1;
+	if (f->die_on_command && !f->died && strcmp(cmd, f->die_on_command) == 0) {
+		f->died = true;
+		return -1;   /* hang up without a reply */
+	}
 	if (strcmp(cmd, "rig-dut info") == 0) {
 		snprintf(out, sizeof(out),
 			 "kernel=7.3.4-rig freeze_filesystems=%d sync_on_suspend=1 states=freeze,mem,disk "
@@ -231,7 +242,7 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 	if (strncmp(cmd, "rig-dut suspend ", 16) == 0)
 		return fake_suspend(f, seq);
 	if (strcmp(cmd, "rig-dut trace-read") == 0)
-		return fake_reply(f, seq, 0, trace_lines);
+		return fake_trace_read(f, seq);
 	if (strcmp(cmd, "rig-dut alive") == 0)
 		return fake_reply(f, seq, 0, "writer=nvme-ext4-m alive=1\n");
 	if (strncmp(cmd, "rig-dut stall ", 14) == 0)
@@ -726,6 +737,22 @@ static void test_stop_between_cycles_ends_run_aborted(void **state)
 	assert_string_equal(run_status(r, buf, sizeof(buf)), "aborted");
 }
 
+static void test_console_lost_is_infra_then_reboot(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	/* The console dies while cycle 0 collects: an infrastructure failure of that cycle only;
+	 * the board is booted again and cycle 1 runs. */
+	r->fake.die_on_command = "rig-dut alive";
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_int_equal(r->fake.connections, 2);
+	assert_int_equal(r->totals.infra, 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "infra");
+	assert_clean_cycle(r, 1);
+	assert_string_equal(run_status(r, buf, sizeof(buf)), "infra");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +767,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stop_between_cycles_ends_run_aborted,
 						setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_console_lost_is_infra_then_reboot, setup_suspend,
+						teardown),
 	};
 
 	/* The fake writes with MSG_NOSIGNAL; the engine's console must not die either when the

@@ -161,6 +161,16 @@ static void test_kv_key_at_word_start_only(void **state)
 	assert_string_equal(buf, "nvme-ext4");
 }
 
+static void test_kv_words_and_quotes(void **state)
+{
+	(void)state;
+	/* Values end at a tab, so keys start after one too (the agent passes TABs through). */
+	assert_int_equal(kv_long("a=1\tb=2", "b", -1), 2);
+	/* A key=value inside a quoted value belongs to that value, not to the line. */
+	assert_int_equal(kv_long("note=\"a result=7\" result=1", "result", -1), 1);
+	assert_int_equal(kv_long("note=\"result=7\"", "result", -1), -1);
+}
+
 static void test_kv_missing_and_bad_numbers(void **state)
 {
 	char buf[8] = "unset";
@@ -292,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_kv_get_values),
 		cmocka_unit_test(test_kv_quoted_values),
 		cmocka_unit_test(test_kv_key_at_word_start_only),
+		cmocka_unit_test(test_kv_words_and_quotes),
 		cmocka_unit_test(test_kv_missing_and_bad_numbers),
 		cmocka_unit_test(test_kv_truncates_to_buffer),
 		cmocka_unit_test(test_tail_last_lines),
