@@ -6,6 +6,7 @@
 #   make image    build the QEMU board's initramfs        (image/README.md)
 #   make rig      build out/bin/rig and the workloads
 #   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
+#   make dashboard  write the pass/fail site from out/results.db to out/dashboard
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
 #   make bench    benchmarks (build times, boot time); timing never fails a test
 #   make clean    remove build products (keeps downloaded sources and ccache)
@@ -34,9 +35,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run check check-units check-kernel check-e2e bench clean
+.PHONY: help deps kernel kernel-faults image rig run dashboard check check-units check-kernel check-e2e bench clean
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# //'
+	@sed -n '3,13p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -85,12 +86,18 @@ $(foreach t,$(UNIT_SRC),$(eval $(call unit_rule,$(t))))
 run: rig kernel image
 	out/bin/rig run --board qemu --plan nightly $(RUN_ARGS)
 
+dashboard: rig
+	out/bin/rig dashboard --db $(OUT)/results.db --out $(OUT)/dashboard
+	@echo "dashboard: $(OUT)/dashboard/index.html"
+
 check: check-units check-kernel check-e2e
 
 check-units: $(UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
+	$(MAKE) rig
+	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
 	bash tests/kernel/boot.sh

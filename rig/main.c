@@ -8,6 +8,7 @@
 #include "cli/boot.h"
 #include "cli/console.h"
 #include "cli/context.h"
+#include "cli/dashboard.h"
 #include "cli/known.h"
 #include "cli/power.h"
 #include "cli/results.h"
@@ -27,6 +28,7 @@ static const char usage[] =
 	"  console      interactive serial console of a board\n"
 	"  results      show stored runs, cycles and verdicts\n"
 	"  known        known issues: last seen, active or possibly fixed\n"
+	"  dashboard    write the pass/fail dashboard (static HTML site)\n"
 	"  bisect-sim   simulate flake-aware bisection against repeat-N bisection\n"
 	"  bisect-step  run a command for git bisect run (0 good, 1 bad, 125 skip)\n"
 	"  version      print the version\n"
@@ -96,6 +98,8 @@ int main(int argc, char **argv)
 		return with_board(cmd_console, argc, argv);
 	if (strcmp(cmd, "results") == 0)
 		return cmd_results(argc, argv);
+	if (strcmp(cmd, "dashboard") == 0)
+		return cmd_dashboard(argc, argv);
 	if (strcmp(cmd, "known") == 0)
 		return cmd_known(argc, argv);
 	if (strcmp(cmd, "bisect-sim") == 0)

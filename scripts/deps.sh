@@ -13,6 +13,8 @@ packages=(
     # the rig
     pkg-config libserialport-dev libgpiod-dev libcyaml-dev libyaml-dev libjansson-dev libsqlite3-dev sqlite3
     libcmocka-dev valgrind fio
+    # the dashboard's browser test
+    chromium
 )
 
 missing=()

@@ -20,6 +20,10 @@ void html_text(FILE *f, const char *s);
 void html_url(FILE *f, const char *s);
 /* Literal markup from the program itself (never database text). */
 void html_raw(FILE *f, const char *s);
+/* Numbers without printf's floating-point path, which dominated chart output: */
+void html_long(FILE *f, long v);
+/* v rounded to one decimal, the decimal left out when it is zero ("12", "12.5"). */
+void html_num(FILE *f, double v);
 void html_rawf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*

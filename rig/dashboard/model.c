@@ -1,5 +1,6 @@
 #include "dashboard/model.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +14,6 @@ static const char runs_sql[] =
 	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed"
 	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
 	" ORDER BY r.board, r.started_at, r.id";
-
-static const char sums_sql[] =
-	"SELECT c.run_id, v.name, sum(v.result = 'pass'),"
-	" sum(v.result IN ('fail', 'error') AND v.known_issue IS NULL),"
-	" sum(v.result IN ('fail', 'error') AND v.known_issue IS NOT NULL),"
-	" sum(v.result = 'skip'),"
-	" group_concat(DISTINCT CASE WHEN v.result IN ('fail', 'error') THEN v.known_issue END)"
-	" FROM verdicts v JOIN cycles c ON c.id = v.cycle_id"
-	" GROUP BY c.run_id, v.name ORDER BY c.run_id, v.name";
 
 static const char nights_sql[] = "SELECT DISTINCT night FROM runs ORDER BY night";
 
@@ -51,6 +43,9 @@ static int read_run(sqlite3_stmt *st, struct dash_run *r)
 
 static void free_run(struct dash_run *r)
 {
+	for (size_t i = 0; i < r->n_verdicts; i++)
+		free(r->verdicts[i].name), free(r->verdicts[i].known_ids);
+	free(r->verdicts);
 	free(r->board), free(r->night), free(r->kernel), free(r->sha), free(r->plan);
 	free(r->status), free(r->console_log), free(r->host);
 }
@@ -76,41 +71,6 @@ static int load_runs(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
 	return dash_sql_finish(sql, st, rc, "runs", err);
 }
 
-static int read_sum(sqlite3_stmt *st, struct dash_verdict_sum *s)
-{
-	*s = (struct dash_verdict_sum){
-		.name = dash_sql_text(st, 1),
-		.n_pass = sqlite3_column_int(st, 2), .n_fail = sqlite3_column_int(st, 3),
-		.n_known = sqlite3_column_int(st, 4), .n_skip = sqlite3_column_int(st, 5),
-		.known_ids = dash_sql_text(st, 6),
-	};
-	return dash_sql_text_ok(st, 1, s->name) && dash_sql_text_ok(st, 6, s->known_ids) ? 0 : -1;
-}
-
-static int load_sums(sqlite3 *sql, struct dash_model *m, int64_t **run_ids, struct rig_err *err)
-{
-	size_t cap = 0, id_cap = 0;
-	sqlite3_stmt *st;
-	int rc;
-
-	if (dash_sql_prepare(sql, sums_sql, &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dash_grow((void **)&m->sums, &cap, m->n_sums, sizeof(*m->sums)) ||
-		    dash_grow((void **)run_ids, &id_cap, m->n_sums, sizeof(**run_ids)) ||
-		    read_sum(st, &m->sums[m->n_sums]) != 0) {
-			if (m->n_sums < cap) {
-				free(m->sums[m->n_sums].name);
-				free(m->sums[m->n_sums].known_ids);
-			}
-			sqlite3_finalize(st);
-			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory loading verdicts");
-		}
-		(*run_ids)[m->n_sums++] = sqlite3_column_int64(st, 0);
-	}
-	return dash_sql_finish(sql, st, rc, "verdict summary", err);
-}
-
 static int load_nights(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
 {
 	size_t cap = 0;
@@ -128,26 +88,6 @@ static int load_nights(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
 		m->n_nights++;
 	}
 	return dash_sql_finish(sql, st, rc, "nights", err);
-}
-
-/* Both lists are ordered by run id, so one merge pass hands each run its slice. */
-static int attach_sums(struct dash_model *m, const int64_t *run_ids, struct rig_err *err)
-{
-	struct dash_run **by_id = dash_runs_by_id(m, err);
-	size_t i = 0;
-
-	if (!by_id)
-		return -1;
-	for (size_t r = 0; r < m->n_runs; r++) {
-		while (i < m->n_sums && run_ids[i] < by_id[r]->id)
-			i++;
-		by_id[r]->verdicts = &m->sums[i];
-		while (i < m->n_sums && run_ids[i] == by_id[r]->id)
-			i++;
-		by_id[r]->n_verdicts = (size_t)(&m->sums[i] - by_id[r]->verdicts);
-	}
-	free(by_id);
-	return 0;
 }
 
 static int group_boards(struct dash_model *m, struct rig_err *err)
@@ -172,20 +112,14 @@ static int group_boards(struct dash_model *m, struct rig_err *err)
 
 int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err)
 {
-	int64_t *run_ids = NULL;
 	int ret;
 
 	*model = (struct dash_model){ 0 };
 	ret = load_runs(sql, model, err);
 	if (!ret)
-		ret = load_sums(sql, model, &run_ids, err);
-	if (!ret)
 		ret = load_nights(sql, model, err);
 	if (!ret)
-		ret = attach_sums(model, run_ids, err);
-	if (!ret)
 		ret = group_boards(model, err);
-	free(run_ids);
 	if (ret)
 		dash_model_free(model);
 	return ret;
@@ -195,11 +129,9 @@ void dash_model_free(struct dash_model *m)
 {
 	for (size_t i = 0; i < m->n_runs; i++)
 		free_run(&m->runs[i]);
-	for (size_t i = 0; i < m->n_sums; i++)
-		free(m->sums[i].name), free(m->sums[i].known_ids);
 	for (size_t i = 0; i < m->n_nights; i++)
 		free(m->nights[i]);
-	free(m->runs), free(m->sums), free(m->boards), free(m->nights);
+	free(m->runs), free(m->boards), free(m->nights);
 	*m = (struct dash_model){ 0 };
 }
 
@@ -224,23 +156,6 @@ struct dash_run **dash_runs_by_id(const struct dash_model *m, struct rig_err *er
 	return v;
 }
 
-struct dash_run *dash_find_run(struct dash_run **runs_by_id, size_t n, int64_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (runs_by_id[mid]->id == id)
-			return runs_by_id[mid];
-		if (runs_by_id[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 int dash_status_rank(const char *status)
 {
 	static const char *const order[] = { "none", "aborted", "infra", "running", "pass", "known",
@@ -249,5 +164,67 @@ int dash_status_rank(const char *status)
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		if (status && strcmp(status, order[i]) == 0)
 			return (int)i;
+	return 0;
+}
+
+/* The summary of verdict name in r, inserted in name order if new; NULL when out of memory. */
+static struct dash_verdict_sum *sum_for(struct dash_run *r, size_t *cap, const char *name)
+{
+	size_t at = 0;
+	int cmp = 1;
+
+	while (at < r->n_verdicts && (cmp = strcmp(r->verdicts[at].name, name)) < 0)
+		at++;
+	if (at < r->n_verdicts && cmp == 0)
+		return &r->verdicts[at];
+	if (dash_grow((void **)&r->verdicts, cap, r->n_verdicts, sizeof(*r->verdicts)))
+		return NULL;
+	memmove(&r->verdicts[at + 1], &r->verdicts[at], (r->n_verdicts - at) * sizeof(*r->verdicts));
+	r->verdicts[at] = (struct dash_verdict_sum){ .name = strdup(name) };
+	r->n_verdicts++;
+	return r->verdicts[at].name ? &r->verdicts[at] : NULL;
+}
+
+/* Append id to the comma-separated list unless it is there already. */
+static int add_known(char **list, const char *id)
+{
+	size_t old = *list ? strlen(*list) : 0, len = strlen(id);
+	char *grown;
+
+	for (const char *p = *list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		if (strcspn(p, ",") == len && strncmp(p, id, len) == 0)
+			return 0;
+	grown = realloc(*list, old + len + 2);
+	if (!grown)
+		return -1;
+	if (old)
+		grown[old++] = ',';
+	memcpy(grown + old, id, len + 1);
+	*list = grown;
+	return 0;
+}
+
+static int count_verdict(struct dash_verdict_sum *s, const struct rs_verdict *v)
+{
+	bool failed = strcmp(v->result, "fail") == 0 || strcmp(v->result, "error") == 0;
+
+	s->n_pass += strcmp(v->result, "pass") == 0;
+	s->n_skip += strcmp(v->result, "skip") == 0;
+	s->n_fail += failed && !v->known_issue;
+	s->n_known += failed && v->known_issue;
+	return failed && v->known_issue ? add_known(&s->known_ids, v->known_issue) : 0;
+}
+
+int dash_run_summarize(struct dash_run *r, const struct rs_verdict *verdicts, size_t n,
+		       struct rig_err *err)
+{
+	size_t cap = r->n_verdicts;
+
+	for (size_t i = 0; i < n; i++) {
+		struct dash_verdict_sum *s = sum_for(r, &cap, verdicts[i].name);
+
+		if (!s || count_verdict(s, &verdicts[i]))
+			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory");
+	}
 	return 0;
 }

@@ -1,8 +1,8 @@
 /*
- * What the overview pages (index, boards) need, loaded with three queries regardless of history
- * size: the runs with their cycle counts, and per run and verdict name the pass/fail/known
- * counts (GROUP BY in SQLite). The per-cycle detail of run pages is streamed separately
- * (runstream.h) so it never has to fit in memory at once.
+ * What the overview pages (index, boards) need: the runs with their cycle counts (one query with
+ * a GROUP BY over cycles) and the distinct nights. Each run's verdict summary (pass/fail/known
+ * counts per verdict name) is filled by dash_run_summarize() while the run pages stream every
+ * verdict once anyway (runstream.h): a GROUP BY over all verdicts was a third of render time.
  */
 #ifndef RIG_DASHBOARD_MODEL_H
 #define RIG_DASHBOARD_MODEL_H
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dashboard/runstream.h"
 #include "util/err.h"
 
 #define DASH_STEM_MAX 128
@@ -32,7 +33,7 @@ struct dash_run {
 	int knob_ff, knob_sos;
 	double started_at, ended_at;
 	int n_cycles, n_cycles_failed;
-	struct dash_verdict_sum *verdicts;   /* by name; points into the model's array */
+	struct dash_verdict_sum *verdicts;   /* by name; owned; filled by dash_run_summarize() */
 	size_t n_verdicts;
 };
 
@@ -46,8 +47,6 @@ struct dash_board {
 struct dash_model {
 	struct dash_run *runs;               /* by board, then started_at, then id */
 	size_t n_runs;
-	struct dash_verdict_sum *sums;       /* by run id, then name */
-	size_t n_sums;
 	struct dash_board *boards;           /* by name */
 	size_t n_boards;
 	char **nights;                       /* distinct nights, ascending */
@@ -57,9 +56,12 @@ struct dash_model {
 int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err);
 void dash_model_free(struct dash_model *model);
 
-/* The run with this id, or NULL; runs_by_id is the model's runs sorted by id (dash_runs_by_id). */
+/* The model's runs sorted by id (the order run pages stream in); free() the array. */
 struct dash_run **dash_runs_by_id(const struct dash_model *model, struct rig_err *err);
-struct dash_run *dash_find_run(struct dash_run **runs_by_id, size_t n, int64_t id);
+
+/* Add the run's verdict rows to its per-name summary. */
+int dash_run_summarize(struct dash_run *r, const struct rs_verdict *verdicts, size_t n,
+		       struct rig_err *err);
 
 /* "fail" counts only failures without a known issue: the run status says it the same way. */
 int dash_status_rank(const char *status);

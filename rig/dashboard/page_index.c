@@ -1,7 +1,7 @@
 /*
  * index.html: one row per board, one column per night (newest first). A night with several runs
- * of a board is one cell: its colour is the worst run's status (fail > known > pass > infra >
- * aborted), and it links every run of that night.
+ * of a board is one cell: its colour is the night's latest run (the board as the night left it,
+ * matching the regression line), it counts the runs per status and links every one of them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@ static const char *const rank_class[] = { "none", "aborted", "infra", "running",
 					  "fail" };
 static const char *const rank_word[] = { "not run", "aborted", "infra", "running", "pass",
 					 "known", "fail" };
+#define RANKS (sizeof(rank_word) / sizeof(rank_word[0]))
 
 struct board_row {
 	const struct dash_board *board;
@@ -76,29 +77,44 @@ static void map_cells(const struct dash_model *m, const struct dash_board *b, si
 	}
 }
 
+/* "20 fail, 15 known, 2 pass": what else happened on a night with several runs. */
+static void write_counts(FILE *f, const struct dash_run *const *runs, size_t n)
+{
+	size_t counts[RANKS] = { 0 };
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++)
+		counts[dash_status_rank(runs[i]->status)]++;
+	html_rawf(f, " <small>%zu runs:", n);
+	for (size_t r = RANKS; r-- > 0;)
+		if (counts[r]) {
+			html_rawf(f, "%s %zu %s", first ? "" : ",", counts[r], rank_word[r]);
+			first = false;
+		}
+	html_raw(f, "</small>");
+}
+
 static void write_cell(FILE *f, const struct dash_model *m, const struct dash_board *b,
 		       const char *night, const struct cell *c, const struct dash_run **runs)
 {
 	size_t n = 0;
-	int worst = 0;
+	int latest;
 
 	for (size_t i = c->any ? c->lo : 0; c->any && i < c->hi; i++)
-		if (strcmp(m->runs[i].night, night) == 0) {
+		if (strcmp(m->runs[i].night, night) == 0)
 			runs[n++] = &m->runs[i];
-			if (dash_status_rank(m->runs[i].status) > worst)
-				worst = dash_status_rank(m->runs[i].status);
-		}
-	if (n == 0) {
-		html_raw(f, "<td class=\"cell none\"><span class=\"st\">not run</span></td>");
-		return;
-	}
-	html_rawf(f, "<td class=\"cell %s\" data-board=\"", rank_class[worst]);
+	latest = n ? dash_status_rank(runs[n - 1]->status) : 0;
+	html_rawf(f, "<td class=\"cell %s\" data-board=\"", rank_class[latest]);
 	html_text(f, b->name);
 	html_raw(f, "\" data-night=\"");
 	html_text(f, night);
-	html_rawf(f, "\"><span class=\"st\">%s</span>", rank_word[worst]);
+	html_rawf(f, "\"><span class=\"st\">%s</span>", rank_word[latest]);
+	if (n == 0) {
+		html_raw(f, "</td>");
+		return;
+	}
 	if (n > 1)
-		html_rawf(f, " <small>%zu runs</small>", n);
+		write_counts(f, runs, n);
 	html_raw(f, "<div class=\"runs\">");
 	for (size_t i = 0; i < n; i++)
 		dash_write_run_link(f, "", runs[i]);

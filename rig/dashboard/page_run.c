@@ -301,7 +301,7 @@ static int write_run(const struct dash_site *site, const struct dash_model *m,
 	return html_page_close(f, rel, err);
 }
 
-int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, const struct dash_model *m,
+int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, struct dash_model *m,
 			 size_t *n_cycles, struct rig_err *err)
 {
 	struct dash_run **by_id = dash_runs_by_id(m, err);
@@ -317,6 +317,8 @@ int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, const struc
 	}
 	for (size_t i = 0; i < m->n_runs && !ret; i++) {
 		ret = run_stream_load(&rs, by_id[i]->id, err);
+		if (!ret)
+			ret = dash_run_summarize(by_id[i], rs.verdict, rs.n_verdicts, err);
 		if (!ret)
 			ret = write_run(site, m, by_id[i], &rs, err);
 		*n_cycles += rs.n_cycles;

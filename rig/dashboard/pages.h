@@ -21,8 +21,11 @@ int dash_write_index(const struct dash_site *site, const struct dash_model *m,
 		     struct rig_err *err);
 int dash_write_board_pages(const struct dash_site *site, const struct dash_model *m,
 			   struct rig_err *err);
-/* Streams cycles, verdicts, measurements and artefacts once each, in run order. */
-int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, const struct dash_model *m,
+/*
+ * Streams cycles, verdicts, measurements and artefacts once each, in run order, and fills each
+ * run's verdict summary on the way: call it before the board and index pages.
+ */
+int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, struct dash_model *m,
 			 size_t *n_cycles, struct rig_err *err);
 
 /* Shared bits of markup. */

@@ -16,6 +16,8 @@
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
 				       "#8c564b", "#e377c2", "#17becf" };
+#define STR_(x) #x
+#define STR(x) STR_(x)
 #define PALETTE_N (sizeof(palette) / sizeof(palette[0]))
 
 static void bounds(const struct svg_series *s, size_t n, double *x0, double *x1, double *y1)
@@ -39,10 +41,23 @@ static void trend_line(FILE *f, const struct svg_series *s, const char *colour, 
 	double plot_w = TREND_W - PAD_L - PAD_R, plot_h = TREND_H - PAD_T - PAD_B;
 
 	html_rawf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", colour);
-	for (size_t p = 0; p < s->n; p++)
-		html_rawf(f, "%.1f,%.1f ", PAD_L + (s->x[p] - x0) / (x1 - x0) * plot_w,
-			  PAD_T + plot_h - s->y[p] / y1 * plot_h);
+	for (size_t p = 0; p < s->n; p++) {
+		html_num(f, PAD_L + (s->x[p] - x0) / (x1 - x0) * plot_w);
+		html_raw(f, ",");
+		html_num(f, PAD_T + plot_h - s->y[p] / y1 * plot_h);
+		html_raw(f, " ");
+	}
 	html_raw(f, "\"/>");
+	/* Dots too, so a run of one cycle still shows its value. */
+	for (size_t p = 0; p < s->n; p++) {
+		html_raw(f, "<circle r=\"2.5\" fill=\"");
+		html_raw(f, colour);
+		html_raw(f, "\" cx=\"");
+		html_num(f, PAD_L + (s->x[p] - x0) / (x1 - x0) * plot_w);
+		html_raw(f, "\" cy=\"");
+		html_num(f, PAD_T + plot_h - s->y[p] / y1 * plot_h);
+		html_raw(f, "\"/>");
+	}
 }
 
 void svg_trend(FILE *f, const char *title, const char *unit, const struct svg_series *series,
@@ -89,15 +104,28 @@ void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit)
 	html_rawf(f, "<svg class=\"phases\" width=\"%d\" height=\"%zu\" role=\"img\">"
 		     "<title>phase timings</title>", BAR_LABEL_W + BAR_W + 90, n * BAR_ROW + 4);
 	for (size_t i = 0; i < n; i++) {
-		size_t y = i * BAR_ROW + 2;
+		long y = (long)i * BAR_ROW + 2;
+		long w = lround(fmax(1, bars[i].value / max * BAR_W));
 
-		html_rawf(f, "<text x=\"0\" y=\"%zu\">", y + 11);
+		html_raw(f, "<text x=\"0\" y=\"");
+		html_long(f, y + 11);
+		html_raw(f, "\">");
 		html_text(f, bars[i].label);
-		html_rawf(f, "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"11\" "
-			     "fill=\"%s\"/><text x=\"%.1f\" y=\"%zu\">%.4g %s</text>", BAR_LABEL_W, y,
-			  fmax(1, bars[i].value / max * BAR_W), palette[i % PALETTE_N],
-			  BAR_LABEL_W + fmax(1, bars[i].value / max * BAR_W) + 4, y + 11,
-			  bars[i].value, unit);
+		html_raw(f, "</text><rect x=\"" STR(BAR_LABEL_W) "\" y=\"");
+		html_long(f, y);
+		html_raw(f, "\" width=\"");
+		html_long(f, w);
+		html_raw(f, "\" height=\"11\" fill=\"");
+		html_raw(f, palette[i % PALETTE_N]);
+		html_raw(f, "\"/><text x=\"");
+		html_long(f, BAR_LABEL_W + w + 4);
+		html_raw(f, "\" y=\"");
+		html_long(f, y + 11);
+		html_raw(f, "\">");
+		html_num(f, bars[i].value);
+		html_raw(f, " ");
+		html_text(f, unit);
+		html_raw(f, "</text>");
 	}
 	html_raw(f, "</svg>\n");
 }

@@ -86,6 +86,13 @@ fi
 run owner tests/e2e/plans/owner.yaml
 check "owner: a userspace freeze survives suspend and thaws with fsfreeze -u" [ "$(verdicts "$RUN_ID" owner pass)" -ge 1 ]
 
+# --- dashboard from this real database ----------------------------------------------------
+"$rig" dashboard --db "$db" --out "$work/dash" >"$work/dash.log" 2>&1
+check "dashboard renders the real runs" has "$work/dash/index.html" 'qemu'
+check "dashboard has a page for every run" \
+    [ "$(ls "$work/dash/runs" | grep -c '\.html$')" -eq "$(sql "$db" "SELECT count(*) FROM runs")" ]
+check "dashboard shows the hang's console tail" grep -lq 'HANG\|hang' "$work/dash/runs/2.html"
+
 # --- known issues: "possibly fixed" after quiet nights (on a copy of this database's schema) --
 if bash tests/known/test-possibly-fixed.sh "$db" >"$work/known.log" 2>&1; then
     ok "rig known: possibly-fixed rule"
