@@ -11,6 +11,7 @@
 
 #include "dashboard/render.h"
 #include "dashboard/synth.h"
+#include "util/number.h"
 #include "results/db.h"
 
 #define DEFAULT_CYCLES 20
@@ -42,17 +43,6 @@ static const char usage_text[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 written, 2 usage error or no database, 3 database or write error.\n";
-
-static int parse_number(const char *text, long long min, long long max, long long *value)
-{
-	char *end;
-
-	errno = 0;
-	*value = strtoll(text, &end, 10);
-	if (errno || end == text || *end != '\0' || *value < min || *value > max)
-		return -1;
-	return 0;
-}
 
 static int parse_count(const char *opt, long long min, long long *value, struct rig_err *err)
 {

@@ -8,6 +8,7 @@
 
 #include "results/db.h"
 #include "results/format.h"
+#include "util/number.h"
 #include "results/query.h"
 
 #define DEFAULT_LAST 20
@@ -34,17 +35,6 @@ static const char usage_text[] =
 	"  -h, --help    this text\n"
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no database, 3 database error.\n";
-
-static int parse_number(const char *text, long long min, long long max, long long *value)
-{
-	char *end;
-
-	errno = 0;
-	*value = strtoll(text, &end, 10);
-	if (errno || end == text || *end != '\0' || *value < min || *value > max)
-		return -1;
-	return 0;
-}
 
 static int parse_option(int opt, struct results_args *a, struct rig_err *err)
 {

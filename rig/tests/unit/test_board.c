@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +16,6 @@
 #include "config/placeholder.h"
 
 static const struct board_paths test_paths = { .run = "/r/run", .out = "/o/out", .top = "/t/top" };
-
-/* Project top: $RIG_TOP, or the current directory (make runs tests from the top). */
-static char *top_path(const char *relative)
-{
-	const char *top = getenv("RIG_TOP");
-	char *path;
-
-	if (asprintf(&path, "%s/%s", top && *top ? top : ".", relative) < 0)
-		fail_msg("out of memory");
-	return path;
-}
 
 /* 1-based line of the fixture holding the "# <- error" marker. */
 static unsigned marked_line(const char *path)

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/support.h"
+
 #include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
@@ -387,16 +389,6 @@ struct run {
 	sqlite3 *sql;           /* the database read back after the run */
 	bool fake_stopped;
 };
-
-static char *top_path(const char *relative)
-{
-	const char *top = getenv("RIG_TOP");
-	char *path;
-
-	if (asprintf(&path, "%s/%s", top && *top ? top : ".", relative) < 0)
-		fail_msg("out of memory");
-	return path;
-}
 
 static void run_setup(struct run *r, const char *plan_file)
 {

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +40,6 @@ static const char task_lazyinit[] =
 static const char task_kworker[] =
 	"task:kworker/u8:3    state:D stack:0     pid:87    tgid:87    ppid:2      "
 	"task_flags:0x4208060 flags:0x00004000";
-
-/* Project top: $RIG_TOP, or the current directory (make runs tests from the top). */
-static char *top_path(const char *relative)
-{
-	const char *top = getenv("RIG_TOP");
-	char *path;
-
-	if (asprintf(&path, "%s/%s", top && *top ? top : ".", relative) < 0)
-		fail_msg("out of memory");
-	return path;
-}
 
 static unsigned marked_line(const char *path)
 {

@@ -7,22 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/plan.h"
-
-/* Project top: $RIG_TOP, or the current directory (make runs tests from the top). */
-static char *top_path(const char *relative)
-{
-	const char *top = getenv("RIG_TOP");
-	char *path;
-
-	if (asprintf(&path, "%s/%s", top && *top ? top : ".", relative) < 0)
-		fail_msg("out of memory");
-	return path;
-}
 
 /* 1-based line of the fixture holding the "# <- error" marker. */
 static unsigned marked_line(const char *path)
