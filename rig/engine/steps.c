@@ -199,12 +199,21 @@ static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cy
 	return board_start_workloads(ctx, err);
 }
 
-static void ack_gap(struct results_cycle *cyc, const struct acks *acked,
-		    double went_down, struct rig_err *err)
+/* The acknowledgement gap: from each writer's last acknowledgement to the kernel's "suspend
+ * entry" (the filesystems freeze right after it), both in printk time. Records completed in the
+ * gap are at risk only if the freeze does not protect them. */
+static void ack_gap(struct engine_ctx *ctx, struct results_cycle *cyc, const struct acks *acked,
+		    struct rig_err *err)
 {
+	double entry = event_ktime(ctx->s, KEV_SUSPEND_ENTRY);
+
+	if (isnan(entry))
+		return;
 	for (size_t i = 0; i < acked->n; i++)
-		results_cycle_add_measurement(cyc, "ack_gap_ms", acked->writers[i].id,
-					      (went_down - acked->writers[i].host_ts) * 1e3, "ms", err);
+		if (acked->writers[i].kernel_ts >= 0 && acked->writers[i].kernel_ts <= entry)
+			results_cycle_add_measurement(cyc, "ack_gap_ms", acked->writers[i].id,
+						      (entry - acked->writers[i].kernel_ts) * 1e3, "ms",
+						      err);
 }
 
 static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st,
@@ -213,7 +222,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	struct agent_reply reply;
 	struct acks acked;
 	char cmd[128];
-	double t0 = power_now(), down;
+	double t0 = power_now();
 	enum wait_result r;
 	int rc;
 
@@ -231,11 +240,10 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	if (r != WAIT_DONE)
 		return wait_failed(ctx, r, cyc, "suspend", err);
 	acked = ctx->s->acks;
-	down = power_now();
+	ack_gap(ctx, cyc, &acked, err);
 	session_say(ctx->s, "  power cut while suspended");
 	if (session_power_off(ctx->s, err) < 0)
 		return -1;
-	ack_gap(cyc, &acked, down, err);
 	rc = board_boot_only(ctx, NULL, cyc, err);
 	if (rc != 0)
 		return rc;
