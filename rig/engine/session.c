@@ -88,7 +88,7 @@ int session_open(struct board *board, const char *run_dir, FILE *progress, struc
 	return 0;
 }
 
-static void detach_console(struct session *s)
+void session_detach_console(struct session *s)
 {
 	console_close(s->console);
 	s->console = NULL;
@@ -97,7 +97,7 @@ static void detach_console(struct session *s)
 
 int session_power_off(struct session *s, struct rig_err *err)
 {
-	detach_console(s);
+	session_detach_console(s);
 	return power_off(s->power, err);
 }
 
@@ -145,7 +145,7 @@ int session_power_on(struct session *s, const char *extra_cmdline, struct rig_er
 {
 	enum power_state state;
 
-	detach_console(s);
+	session_detach_console(s);
 	if (power_status(s->power, &state, err) == 0 && state != POWER_OFF &&
 	    power_off(s->power, err) < 0)
 		return -1;

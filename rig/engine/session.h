@@ -51,6 +51,8 @@ int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_
 /* Power on and attach the console without waiting for anything (a hibernated board restores
  * its old userspace instead of starting the agent). */
 int session_power_on(struct session *s, const char *extra_cmdline, struct rig_err *err);
+/* The console went away (a QEMU board that powered itself off): forget it. */
+void session_detach_console(struct session *s);
 /* Hard power cut (console detached; it is re-attached by the next boot). */
 int session_power_off(struct session *s, struct rig_err *err);
 

@@ -68,8 +68,7 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 		if (rc < 0) {
 			/* The console ends when a QEMU board powers itself off. */
 			if (what == WAIT_FOR_POWER_OFF) {
-				console_close(ctx->s->console);
-				ctx->s->console = NULL;
+				session_detach_console(ctx->s);
 				continue;
 			}
 			return WAIT_ERROR;
