@@ -84,7 +84,9 @@ endef
 $(foreach t,$(UNIT_SRC),$(eval $(call unit_rule,$(t))))
 
 run: rig kernel image
-	out/bin/rig run --board qemu --plan nightly $(RUN_ARGS)
+	@out/bin/rig run --board qemu --plan nightly $(RUN_ARGS); status=$$?; \
+	out/bin/rig dashboard --db $(OUT)/results.db --out $(OUT)/dashboard >/dev/null && \
+	echo "dashboard: $(OUT)/dashboard/index.html"; exit $$status
 
 dashboard: rig
 	out/bin/rig dashboard --db $(OUT)/results.db --out $(OUT)/dashboard
