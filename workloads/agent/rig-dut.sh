@@ -75,9 +75,13 @@ cmd_start_workloads() {
         fs_lines | while read -r name type dev mnt; do
             case $kind in
                 journal|journal-write)
-                    # ids are at most 15 characters: <filesystem>-m (mmap) or -w (write)
+                    # ids are at most 15 characters: <filesystem>-m<gen> (mmap) or -w<gen> (write).
+                    # <gen> is new at every start: the writer truncates its file, and after a
+                    # power cut the old instance's records (same sequence numbers) may be what
+                    # is on disk; the verifier must not mistake them for the new ones.
                     mode=mmap; [ "$kind" = journal-write ] && mode=write
-                    id=$name-$(echo $mode | cut -c1)
+                    gen=$(head -c 2 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-3)
+                    id=$name-$(echo $mode | cut -c1)$gen
                     # Like journald: records are "logged" once stored; syncs are rare (60 s).
                     # Each completed record is acknowledged (at most every 100 ms) on /dev/kmsg.
                     journal-writer --file "$mnt/journal-$mode.dat" --id "$id" --mode "$mode" \
@@ -199,10 +203,10 @@ cmd_verify() {
     for arg in "$@"; do
         id=${arg%%=*} acked=${arg#*=}
         name=${id%-*} mode=mmap
-        [ "${id##*-}" = w ] && mode=write
+        case ${id##*-} in w*) mode=write ;; esac
         mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
         [ -n "$mnt" ] || { echo "writer=$id error=unknown-filesystem"; continue; }
-        echo "writer=$id $(journal-verify --acked "$acked" "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
+        echo "writer=$id $(journal-verify --id "$id" --acked "$acked" "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
     done
 }
 
