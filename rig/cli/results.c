@@ -9,6 +9,7 @@
 #include "results/db.h"
 #include "results/format.h"
 #include "util/number.h"
+#include "cli/context.h"
 #include "results/query.h"
 
 #define DEFAULT_LAST 20
@@ -27,7 +28,7 @@ static const char usage_text[] =
 	"\n"
 	"Show runs stored in the results database.\n"
 	"\n"
-	"  --db FILE     results database (default " RESULTS_DB_DEFAULT_PATH ")\n"
+	"  --db FILE     results database (default $OUT/results.db, OUT defaulting to ./out)\n"
 	"  --json        print JSON instead of a text table\n"
 	"  --run ID      show one run with its cycles, verdicts and measurements\n"
 	"  --last N      show the N most recent runs (default 20; 0 = all)\n"
@@ -59,6 +60,8 @@ static int parse_option(int opt, struct results_args *a, struct rig_err *err)
 	}
 }
 
+static char default_db[PATH_MAX] = RESULTS_DB_DEFAULT_PATH;
+
 static int parse_args(int argc, char **argv, struct results_args *a, struct rig_err *err)
 {
 	static const struct option options[] = {
@@ -69,7 +72,7 @@ static int parse_args(int argc, char **argv, struct results_args *a, struct rig_
 	};
 	int opt;
 
-	*a = (struct results_args){ .db_path = RESULTS_DB_DEFAULT_PATH, .last = DEFAULT_LAST };
+	*a = (struct results_args){ .db_path = default_db, .last = DEFAULT_LAST };
 	optind = 0;  /* getopt keeps state between calls; 0 also resets GNU's internal state */
 	opterr = 0;  /* we word the error ourselves */
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -125,6 +128,13 @@ int cmd_results_to(int argc, char **argv, FILE *out, FILE *errout)
 	ret = parse_args(argc, argv, &args, &err);
 	if (ret == 0 && args.help)
 		return fputs(usage_text, out) == EOF ? RIG_EXIT_INFRA : RIG_EXIT_PASS;
+	if (ret == 0 && args.db_path == default_db) {
+		/* The default follows $OUT like rig run's, so both find the same database. */
+		struct cli_paths paths;
+
+		cli_paths_init(&paths);
+		cli_path(default_db, sizeof(default_db), paths.out, "results.db");
+	}
 	if (ret == 0)
 		ret = results_open(args.db_path, RESULTS_OPEN_EXISTING, &db, &err);
 	if (ret == 0)
