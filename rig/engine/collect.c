@@ -186,7 +186,7 @@ static int query_stall(struct engine_ctx *ctx, const struct frozen_window *w, st
 		st[k].wrote += kv_long(reply.lines[i], "wrote_while_frozen", 0);
 		st[k].blocked += kv_long(reply.lines[i], "blocked_across_window", 0);
 		st[k].errors += kv_long(reply.lines[i], "errors_after_thaw", 0);
-		longest = kv_double(reply.lines[i], "longest_ms", 0);
+		longest = kv_double(reply.lines[i], "window_longest_ms", 0);
 		if (longest > st[k].longest_ms)
 			st[k].longest_ms = longest;
 	}
@@ -230,7 +230,7 @@ int collect_stall(struct engine_ctx *ctx, struct results_cycle *cyc, const struc
 				 ctx->board->filesystems[i].device, *w->order ? w->order : "nothing");
 		else
 			snprintf(detail, sizeof(detail),
-				 "%s frozen %.1f ms (checked from %" PRIu64 " ms after the freeze): wrote_while_frozen=%ld completed_inside_window=%ld blocked_across_window=%ld errors_after_thaw=%ld longest_ms=%.1f",
+				 "%s frozen %.1f ms (checked from %" PRIu64 " ms after the freeze): wrote_while_frozen=%ld completed_inside_window=%ld blocked_across_window=%ld errors_after_thaw=%ld longest_in_window_ms=%.1f",
 				 d->dev, d->thawed_ns > d->frozen_ns ? (double)(d->thawed_ns - d->frozen_ns) / 1e6 : 0.0,
 				 STALL_GRACE_NS / 1000000, st[i].wrote, st[i].inside, st[i].blocked, st[i].errors, st[i].longest_ms);
 		if (st[i].any && results_cycle_add_measurement(cyc, "stall_ms", fs, st[i].longest_ms,

@@ -11,6 +11,8 @@ static void count_entry(const struct tel_entry *e, const struct stall_window *w,
 
 	if (duration > out->longest_ns)
 		out->longest_ns = duration;
+	if (e->start_ns < w->thaw_ns && e->end_ns > w->freeze_ns && duration > out->window_longest_ns)
+		out->window_longest_ns = duration;
 	if (e->end_ns >= w->freeze_ns && e->end_ns <= w->thaw_ns) {
 		out->completed_inside_window++;
 		if (e->start_ns >= w->freeze_ns)
@@ -55,18 +57,19 @@ int stall_format(const struct stall_summary *sum, bool json, char *buf, size_t l
 				"{\"ops\":%" PRIu64 ",\"longest_ms\":%.3f,\"completed_inside_window\":%" PRIu64
 				",\"blocked_across_window\":%" PRIu64 ",\"errors\":%" PRIu64
 				",\"errors_after_thaw\":%" PRIu64 ",\"spanning_window\":%" PRIu64
-				",\"retained\":%" PRIu64 ",\"inflight\":%d,\"wrote_while_frozen\":%" PRIu64 "}",
+				",\"retained\":%" PRIu64 ",\"inflight\":%d,\"wrote_while_frozen\":%" PRIu64 ",\"window_longest_ms\":%.3f}",
 				sum->ops, longest_ms, sum->completed_inside_window, sum->blocked_across_window,
 				sum->errors, sum->errors_after_thaw, sum->spanning_window, sum->retained,
-				sum->inflight ? 1 : 0, sum->wrote_while_frozen);
+				sum->inflight ? 1 : 0, sum->wrote_while_frozen,
+				(double)sum->window_longest_ns / 1e6);
 	return snprintf(buf, len,
 			"ops=%" PRIu64 " longest_ms=%.3f completed_inside_window=%" PRIu64
 			" blocked_across_window=%" PRIu64 " errors=%" PRIu64 " errors_after_thaw=%" PRIu64
 			" spanning_window=%" PRIu64 " retained=%" PRIu64 " inflight=%d"
-			" wrote_while_frozen=%" PRIu64,
+			" wrote_while_frozen=%" PRIu64 " window_longest_ms=%.3f",
 			sum->ops, longest_ms, sum->completed_inside_window, sum->blocked_across_window,
 			sum->errors, sum->errors_after_thaw, sum->spanning_window, sum->retained,
-			sum->inflight ? 1 : 0, sum->wrote_while_frozen);
+			sum->inflight ? 1 : 0, sum->wrote_while_frozen, (double)sum->window_longest_ns / 1e6);
 }
 
 int stall_format_entry(const struct tel_entry *entry, char *buf, size_t len)

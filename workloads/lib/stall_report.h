@@ -18,6 +18,8 @@ struct stall_summary {
 	uint64_t ops;                     /* operations the writer completed */
 	uint64_t retained;                /* of which the telemetry file still holds */
 	uint64_t longest_ns;              /* longest completed operation */
+	uint64_t window_longest_ns;       /* longest retained operation overlapping the window: the
+	                                   * stall this freeze caused */
 	uint64_t completed_inside_window; /* retained ops that ended within [freeze, thaw] */
 	uint64_t wrote_while_frozen;      /* of those, the ones that also started after freeze: a
 	                                   * write that went through on a frozen filesystem (an op

@@ -88,13 +88,20 @@ static void record_spans(struct tel_writer *tel)
 static void expect_counts(const struct stall_summary *sum, const bool keep[NSPANS])
 {
 	uint64_t inside = 0, across = 0, spanning = 0, errors = 0, errors_after = 0, longest = 0;
+	uint64_t window_longest = 0;
 
 	for (size_t i = 0; i < NSPANS; i++) {
+		uint64_t duration = spans[i].end_ns - spans[i].start_ns;
+
 		errors += spans[i].err != 0;
-		if (spans[i].end_ns - spans[i].start_ns > longest)
-			longest = spans[i].end_ns - spans[i].start_ns;
+		if (duration > longest)
+			longest = duration;
 		if (!keep[i])
 			continue;
+		/* the stall this window caused: ops that overlap it, computed independently */
+		if (spans[i].start_ns < window.thaw_ns && spans[i].end_ns > window.freeze_ns &&
+		    duration > window_longest)
+			window_longest = duration;
 		inside += spans[i].inside;
 		across += spans[i].across;
 		spanning += spans[i].spanning;
@@ -106,6 +113,8 @@ static void expect_counts(const struct stall_summary *sum, const bool keep[NSPAN
 	assert_int_equal(sum->errors, errors);
 	assert_int_equal(sum->errors_after_thaw, errors_after);
 	assert_int_equal(sum->longest_ns, longest);
+	assert_int_equal(sum->window_longest_ns, window_longest);
+	assert_true(window_longest > 0);
 }
 
 static void test_spans_around_window(void **state)
