@@ -111,7 +111,20 @@ int agent_run_retry(struct console *c, const char *cmd, int timeout_ms, unsigned
 	return rc;
 }
 
+/* After Ctrl-C the board's tty flushes its input and the interrupted command's late reply and a
+ * prompt follow: let that settle, reading what comes, before the next request is typed, or the
+ * request can be lost with the flush (seen once in CI under load). */
+#define INTERRUPT_SETTLE_MS 500
+
 int agent_interrupt(struct console *c, struct rig_err *err)
 {
-	return console_send(c, "\003", 1, err);
+	long long deadline = console_now_ms() + INTERRUPT_SETTLE_MS;
+	struct console_line line;
+
+	if (console_send(c, "\003", 1, err) < 0)
+		return -1;
+	for (long long left; (left = deadline - console_now_ms()) > 0;)
+		if (console_next_line(c, (int)left, &line, err) < 0)
+			return -1;
+	return 0;
 }
