@@ -35,7 +35,7 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run dashboard check check-units check-kernel check-e2e bench clean
+.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e bench clean
 help:
 	@sed -n '3,13p' Makefile | sed 's/^# //'
 
@@ -92,6 +92,10 @@ dashboard: rig
 	out/bin/rig dashboard --db $(OUT)/results.db --out $(OUT)/dashboard
 	@echo "dashboard: $(OUT)/dashboard/index.html"
 
+# A real lava-run of the short job on the QEMU board, imported with rig lava import (~1 min).
+check-lava: rig kernel image
+	RIG=out/bin/rig RIG_LAVA_RUN=1 bash jobs/tests/run.sh
+
 check: check-units check-kernel check-e2e
 
 check-units: $(UNIT_BIN)
@@ -100,6 +104,7 @@ check-units: $(UNIT_BIN)
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
 	bash dashboards/tests/browser.sh
+	RIG=out/bin/rig bash jobs/tests/run.sh
 
 check-kernel: kernel image
 	bash tests/kernel/boot.sh

@@ -10,6 +10,7 @@
 #include "cli/context.h"
 #include "cli/dashboard.h"
 #include "cli/known.h"
+#include "cli/lava.h"
 #include "cli/power.h"
 #include "cli/results.h"
 #include "cli/run.h"
@@ -29,6 +30,7 @@ static const char usage[] =
 	"  results      show stored runs, cycles and verdicts\n"
 	"  known        known issues: last seen, active or possibly fixed\n"
 	"  dashboard    write the pass/fail dashboard (static HTML site)\n"
+	"  lava         render LAVA jobs, import LAVA results (rig lava --help)\n"
 	"  bisect-sim   simulate flake-aware bisection against repeat-N bisection\n"
 	"  bisect-step  run a command for git bisect run (0 good, 1 bad, 125 skip)\n"
 	"  version      print the version\n"
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
 		return with_board(cmd_console, argc, argv);
 	if (strcmp(cmd, "results") == 0)
 		return cmd_results(argc, argv);
+	if (strcmp(cmd, "lava") == 0)
+		return cmd_lava(argc, argv);
 	if (strcmp(cmd, "dashboard") == 0)
 		return cmd_dashboard(argc, argv);
 	if (strcmp(cmd, "known") == 0)

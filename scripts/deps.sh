@@ -15,6 +15,8 @@ packages=(
     libcmocka-dev valgrind fio
     # the dashboard's browser test
     chromium
+    # LAVA: job validation (lava-schema.py, lava-run --validate) and real lava-run jobs
+    lava-dispatcher lavacli
 )
 
 missing=()

@@ -243,6 +243,11 @@ static void exec_agent(const char *slave, const char *cksum_mode)
 	char script[1024];
 	int fd;
 
+	/* A shell started from a background job inherits SIGINT ignored, and a non-interactive
+	 * shell cannot trap a signal ignored on entry: the agent's Ctrl-C handling would then be
+	 * untestable (CI runs exactly like that). The board's init starts it with defaults. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	setsid();
 	fd = open(slave, O_RDWR);   /* first tty opened by a session leader: controlling tty */
 	if (fd < 0)

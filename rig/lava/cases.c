@@ -1,0 +1,79 @@
+#include "lava/cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void case_free(struct lava_case *c)
+{
+	free(c->suite);
+	free(c->name);
+	free(c->result);
+	free(c->units);
+}
+
+void lava_cases_free(struct lava_cases *cases)
+{
+	for (size_t i = 0; i < cases->n; i++)
+		case_free(&cases->v[i]);
+	free(cases->v);
+	cases->v = NULL;
+	cases->n = cases->cap = 0;
+}
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*failed = true;
+	return d;
+}
+
+int lava_cases_add(struct lava_cases *cases, const struct lava_case *c, struct rig_err *err)
+{
+	struct lava_case copy = *c;
+	bool failed = false;
+
+	if (cases->n == cases->cap) {
+		size_t cap = cases->cap ? cases->cap * 2 : 32;
+		struct lava_case *v = realloc(cases->v, cap * sizeof(*v));
+
+		if (!v)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		cases->v = v;
+		cases->cap = cap;
+	}
+	copy.suite = dup_or_null(c->suite ? c->suite : "", &failed);
+	copy.name = dup_or_null(c->name ? c->name : "", &failed);
+	copy.result = dup_or_null(c->result ? c->result : "unknown", &failed);
+	copy.units = dup_or_null(c->units, &failed);
+	if (failed) {
+		case_free(&copy);
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	}
+	cases->v[cases->n++] = copy;
+	return 0;
+}
+
+double lava_parse_time(const char *text)
+{
+	struct tm tm = {0};
+	const char *rest;
+	double frac = 0;
+
+	if (!text)
+		return 0;
+	rest = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!rest)
+		rest = strptime(text, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!rest)
+		return 0;
+	if (*rest == '.')
+		frac = strtod(rest, NULL);
+	return (double)timegm(&tm) + frac;
+}

@@ -1,0 +1,39 @@
+/* Test-case results of one LAVA job, as its dispatcher log or the server's REST API gives them,
+ * before they become rig results (import.h). */
+#ifndef RIG_LAVA_CASES_H
+#define RIG_LAVA_CASES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct lava_case {
+	char *suite;          /* "1_cycle-003-suspend", "0_rig-setup", "lava" */
+	char *name;           /* "stall.nvme-ext4", "clean-resume", "hang.resume" */
+	char *result;         /* pass | fail | skip | unknown (as LAVA wrote it) */
+	bool has_measurement;
+	double measurement;
+	char *units;          /* NULL when none */
+	double logged;        /* unix seconds; 0 = unknown */
+};
+
+struct lava_cases {
+	struct lava_case *v;
+	size_t n, cap;
+};
+
+void lava_cases_free(struct lava_cases *cases);
+/* Append a case; every string is copied (NULL allowed for units). */
+int lava_cases_add(struct lava_cases *cases, const struct lava_case *c, struct rig_err *err);
+
+/* A dispatcher log (lava-run's output.yaml or a server's job log): one YAML mapping per line,
+ * optionally as a list item; the lines with lvl: results carry the cases. */
+int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err);
+/* A REST export of /api/v0.2/jobs/<id>/tests/: {"results": [...]} or the bare list. */
+int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_err *err);
+
+/* "2023-01-31T12:00:01.123456" (UTC, optional Z or +00:00) -> unix seconds; 0 when unparsable. */
+double lava_parse_time(const char *text);
+
+#endif

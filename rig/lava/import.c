@@ -1,0 +1,263 @@
+#include "lava/import.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run_facts {
+	char board[128], plan[128], kernel[128];
+	enum results_knob freeze, sync;
+	double started_at;
+};
+
+/* Strip LAVA's "N_" ordering prefix of a suite name. */
+static const char *bare_suite(const char *suite)
+{
+	const char *p = suite;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p != suite && *p == '_' ? p + 1 : suite;
+}
+
+int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
+{
+	const char *s = bare_suite(suite), *p;
+	char *end;
+	long idx;
+
+	if (strncmp(s, "cycle-", 6) || !isdigit((unsigned char)s[6]))
+		return -1;
+	idx = strtol(s + 6, &end, 10);
+	if (*end != '-' || !end[1] || idx < 0 || idx > 1000000)
+		return -1;
+	p = end + 1;
+	snprintf(kind, kind_size, "%s", p);
+	return (int)idx;
+}
+
+static enum results_knob knob_of(const struct lava_case *c)
+{
+	if (!c->has_measurement || strcmp(c->result, "pass"))
+		return RESULTS_KNOB_UNKNOWN;
+	return c->measurement != 0 ? RESULTS_KNOB_ON : RESULTS_KNOB_OFF;
+}
+
+static void setup_fact(struct run_facts *f, const struct lava_case *c)
+{
+	if (!strncmp(c->name, "board.", 6))
+		snprintf(f->board, sizeof(f->board), "%s", c->name + 6);
+	else if (!strncmp(c->name, "plan.", 5))
+		snprintf(f->plan, sizeof(f->plan), "%s", c->name + 5);
+	else if (!strncmp(c->name, "kernel.", 7))
+		snprintf(f->kernel, sizeof(f->kernel), "%s", c->name + 7);
+	else if (!strcmp(c->name, "knob.freeze_filesystems") && !f->freeze)
+		f->freeze = knob_of(c);
+	else if (!strcmp(c->name, "knob.sync_on_suspend") && !f->sync)
+		f->sync = knob_of(c);
+}
+
+static void gather_facts(const struct lava_cases *cases, struct run_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < cases->n; i++) {
+		const struct lava_case *c = &cases->v[i];
+
+		if (c->logged > 0 && (f->started_at == 0 || c->logged < f->started_at))
+			f->started_at = c->logged;
+		if (!strncmp(bare_suite(c->suite), "rig-setup", 9))
+			setup_fact(f, c);
+	}
+}
+
+static enum results_verdict_result verdict_result(const char *result)
+{
+	if (!strcmp(result, "pass"))
+		return RESULTS_VERDICT_PASS;
+	if (!strcmp(result, "fail"))
+		return RESULTS_VERDICT_FAIL;
+	if (!strcmp(result, "skip"))
+		return RESULTS_VERDICT_SKIP;
+	return RESULTS_VERDICT_ERROR;
+}
+
+/* A failed lava-suite case named after a cycle's definition: LAVA stopped it (timeout). */
+static int lava_stopped(const struct lava_case *c, int idx)
+{
+	char kind[64];
+
+	return !strcmp(c->suite, "lava") && strcmp(c->result, "pass") &&
+	       lava_cycle_of_suite(c->name, kind, sizeof(kind)) == idx;
+}
+
+static int add_case(struct results_cycle *cyc, const struct lava_case *c, struct rig_err *err)
+{
+	const char *dot = strchr(c->name, '.');
+	char verdict[128], mname[192];
+	const char *fs = dot ? dot + 1 : NULL;
+	size_t vlen = dot ? (size_t)(dot - c->name) : strlen(c->name);
+
+	snprintf(verdict, sizeof(verdict), "%.*s", (int)vlen, c->name);
+	if (!strcmp(verdict, "hang"))
+		return results_cycle_set_hang(cyc, fs && *fs ? fs : "resume", NULL, err);
+	if (results_cycle_add_verdict(cyc, verdict, fs, verdict_result(c->result), NULL,
+				      "lava", err))
+		return -1;
+	if (!c->has_measurement)
+		return 0;
+	snprintf(mname, sizeof(mname), "%s%s%s", verdict, c->units && *c->units ? "_" : "",
+		 c->units ? c->units : "");
+	return results_cycle_add_measurement(cyc, mname, fs, c->measurement,
+					     c->units && *c->units ? c->units : NULL, err);
+}
+
+static enum results_cycle_status cycle_status(const struct results_cycle *cyc, int stopped)
+{
+	if (cyc->status == RESULTS_CYCLE_HANG || stopped)
+		return RESULTS_CYCLE_HANG;
+	for (size_t i = 0; i < cyc->n_verdicts; i++)
+		if (cyc->verdicts[i].result == RESULTS_VERDICT_FAIL ||
+		    cyc->verdicts[i].result == RESULTS_VERDICT_ERROR)
+			return RESULTS_CYCLE_FAIL;
+	return RESULTS_CYCLE_PASS;
+}
+
+/* The step kind of cycle idx: its first suite that is not the verify after a power cut. */
+static void cycle_kind(const struct lava_cases *cases, int idx, char *kind, size_t size)
+{
+	char k[64];
+
+	snprintf(kind, size, "verify");
+	for (size_t i = 0; i < cases->n; i++) {
+		const struct lava_case *c = &cases->v[i];
+		int at = lava_cycle_of_suite(c->suite, k, sizeof(k));
+
+		if (at < 0 && !strcmp(c->suite, "lava"))
+			at = lava_cycle_of_suite(c->name, k, sizeof(k));
+		if (at == idx && strcmp(k, "verify")) {
+			snprintf(kind, size, "%s", k);
+			return;
+		}
+	}
+}
+
+static int import_cycle(struct results_db *db, int64_t run_id, const struct lava_cases *cases,
+			const struct run_facts *f, int idx, enum results_cycle_status *status,
+			struct rig_err *err)
+{
+	struct results_cycle_info ci = {
+		.idx = idx, .knob_freeze_filesystems = f->freeze, .knob_sync_on_suspend = f->sync,
+		.kernel_version = f->kernel[0] ? f->kernel : NULL, .console_from = -1,
+		.started_at = f->started_at,
+	};
+	struct results_cycle *cyc;
+	char kind[64], k[64];
+	int stopped = 0, rc = 0;
+	double last = 0;
+
+	cycle_kind(cases, idx, kind, sizeof(kind));
+	ci.step_kind = kind;
+	if (!(cyc = results_cycle_begin(run_id, &ci, err)))
+		return -1;
+	for (size_t i = 0; i < cases->n && !rc; i++) {
+		const struct lava_case *c = &cases->v[i];
+
+		if (lava_stopped(c, idx)) {
+			stopped = 1;
+			continue;
+		}
+		if (lava_cycle_of_suite(c->suite, k, sizeof(k)) != idx)
+			continue;
+		if (c->logged > last)
+			last = c->logged;
+		rc = add_case(cyc, c, err);
+	}
+	if (!rc && stopped && cyc->status != RESULTS_CYCLE_HANG)
+		rc = results_cycle_set_hang(cyc, "resume", NULL, err);
+	if (!rc) {
+		*status = cycle_status(cyc, stopped);
+		results_cycle_end(cyc, *status, last, -1);
+		rc = results_cycle_commit(db, cyc, NULL, err);
+	}
+	results_cycle_free(cyc);
+	return rc;
+}
+
+static int seen_before(const struct lava_cases *cases, size_t upto, int idx)
+{
+	char k[64];
+
+	for (size_t i = 0; i < upto; i++) {
+		const struct lava_case *c = &cases->v[i];
+
+		if (lava_cycle_of_suite(c->suite, k, sizeof(k)) == idx ||
+		    (!strcmp(c->suite, "lava") && lava_cycle_of_suite(c->name, k, sizeof(k)) == idx))
+			return 1;
+	}
+	return 0;
+}
+
+static int cycle_index_of_case(const struct lava_case *c)
+{
+	char k[64];
+	int idx = lava_cycle_of_suite(c->suite, k, sizeof(k));
+
+	if (idx < 0 && !strcmp(c->suite, "lava") && strcmp(c->result, "pass"))
+		idx = lava_cycle_of_suite(c->name, k, sizeof(k));
+	return idx;
+}
+
+static int import_cycles(struct results_db *db, int64_t run_id, const struct lava_cases *cases,
+			 const struct run_facts *f, int *n_cycles, int *failed, struct rig_err *err)
+{
+	for (size_t i = 0; i < cases->n; i++) {
+		int idx = cycle_index_of_case(&cases->v[i]);
+		enum results_cycle_status st;
+
+		if (idx < 0 || seen_before(cases, i, idx))
+			continue;
+		if (import_cycle(db, run_id, cases, f, idx, &st, err))
+			return -1;
+		(*n_cycles)++;
+		*failed |= st != RESULTS_CYCLE_PASS;
+	}
+	return 0;
+}
+
+int lava_import(struct results_db *db, const struct lava_cases *cases,
+		const struct lava_import_info *info, int64_t *run_id, int *exit_code,
+		struct rig_err *err)
+{
+	struct run_facts f;
+	struct results_run_info ri = {0};
+	int n_cycles = 0, failed = 0;
+	enum results_run_status status;
+
+	gather_facts(cases, &f);
+	ri.board = info->board ? info->board : f.board[0] ? f.board : NULL;
+	if (!ri.board)
+		return rig_err_set(err, RIG_EXIT_USAGE,
+				   "the job does not name its board (no rig-setup board.NAME case): give --board");
+	ri.plan = f.plan[0] ? f.plan : NULL;
+	ri.source = "lava";
+	ri.lava_job_id = info->lava_job_id;
+	ri.kernel_version = f.kernel[0] ? f.kernel : NULL;
+	ri.knob_freeze_filesystems = f.freeze;
+	ri.knob_sync_on_suspend = f.sync;
+	ri.started_at = f.started_at;
+	ri.console_log = info->log_path;
+	if (results_run_begin(db, &ri, run_id, err))
+		return -1;
+	if (import_cycles(db, *run_id, cases, &f, &n_cycles, &failed, err)) {
+		struct rig_err ignored;
+
+		/* the first error is the one to report; the run must not stay "running" */
+		if (results_run_end(db, *run_id, RESULTS_RUN_INFRA, RIG_EXIT_INFRA, &ignored))
+			fprintf(stderr, "rig: %s\n", ignored.msg);
+		return -1;
+	}
+	status = !n_cycles ? RESULTS_RUN_INFRA : failed ? RESULTS_RUN_FAIL : RESULTS_RUN_PASS;
+	*exit_code = !n_cycles ? RIG_EXIT_INFRA : failed ? RIG_EXIT_FAIL : RIG_EXIT_PASS;
+	return results_run_end(db, *run_id, status, *exit_code, err);
+}

@@ -1,0 +1,33 @@
+/* `rig lava import`: a LAVA job's test cases (cases.h) stored as one rig run (source "lava").
+ *
+ * Suites named [N_]cycle-III-KIND (the jobs `rig lava render` writes) become cycle III with step
+ * kind KIND (a cycle's "verify" suite after a power cut joins its cycle). Case "VERDICT.FS" is
+ * verdict VERDICT on filesystem FS, "VERDICT" a whole-system verdict, "hang.PHASE" a hang; a
+ * measurement becomes VERDICT_UNITS on the same filesystem. The rig-setup suite names the board
+ * (board.NAME), plan (plan.NAME), kernel (kernel.VERSION) and knobs (knob.NAME, value as the
+ * measurement). A test definition LAVA itself failed (its job timeout: the board hung) is a hang
+ * of that cycle. */
+#ifndef RIG_LAVA_IMPORT_H
+#define RIG_LAVA_IMPORT_H
+
+#include <stdint.h>
+
+#include "lava/cases.h"
+#include "results/db.h"
+
+struct lava_import_info {
+	const char *board;         /* overrides the board the job reported; required if it did not */
+	const char *lava_job_id;   /* NULL: unknown */
+	const char *log_path;      /* recorded as the run's console log */
+};
+
+/* Store cases as one run. *exit_code: 0 all passed, 1 a verdict failed or a cycle hung, 3 the
+ * job produced no cycle at all (it never got to run the plan). */
+int lava_import(struct results_db *db, const struct lava_cases *cases,
+		const struct lava_import_info *info, int64_t *run_id, int *exit_code,
+		struct rig_err *err);
+
+/* "1_cycle-003-suspend" -> 3 and "suspend"; -1 when the suite is not a cycle. */
+int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size);
+
+#endif

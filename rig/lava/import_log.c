@@ -1,0 +1,120 @@
+/* Dispatcher log -> cases. Each line is one small YAML document, parsed on its own so a log of
+ * any length never becomes one big tree. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lava/cases.h"
+
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+static const char *scalar(yaml_node_t *node)
+{
+	return node && node->type == YAML_SCALAR_NODE ? (const char *)node->data.scalar.value : NULL;
+}
+
+/* The entry of a line: `- {...}` (lava-run's output.yaml) or a bare `{...}`. */
+static yaml_node_t *line_entry(yaml_document_t *doc)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+
+	if (root && root->type == YAML_SEQUENCE_NODE && root->data.sequence.items.top > root->data.sequence.items.start)
+		return yaml_document_get_node(doc, *root->data.sequence.items.start);
+	return root;
+}
+
+static int add_result(yaml_document_t *doc, yaml_node_t *entry, struct lava_cases *cases,
+		      struct rig_err *err)
+{
+	yaml_node_t *msg = map_get(doc, entry, "msg");
+	const char *measurement = scalar(map_get(doc, msg, "measurement"));
+	struct lava_case c = {
+		.suite = (char *)scalar(map_get(doc, msg, "definition")),
+		.name = (char *)scalar(map_get(doc, msg, "case")),
+		.result = (char *)scalar(map_get(doc, msg, "result")),
+		.units = (char *)scalar(map_get(doc, msg, "units")),
+		.logged = lava_parse_time(scalar(map_get(doc, entry, "dt"))),
+	};
+
+	if (!c.suite || !c.name)
+		return 0;      /* a results line of another kind (e.g. a test set marker) */
+	if (measurement && *measurement) {
+		char *end;
+
+		c.measurement = strtod(measurement, &end);
+		c.has_measurement = *end == '\0';
+	}
+	return lava_cases_add(cases, &c, err);
+}
+
+static int parse_line(const char *path, unsigned lineno, const char *line, size_t len,
+		      struct lava_cases *cases, struct rig_err *err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *entry;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)line, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = rig_err_set(err, RIG_EXIT_USAGE, "%s:%u: not a YAML log line: %s", path, lineno,
+				 parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return rc;
+	}
+	entry = line_entry(&doc);
+	if (entry && entry->type == YAML_MAPPING_NODE) {
+		const char *lvl = scalar(map_get(&doc, entry, "lvl"));
+
+		if (lvl && !strcmp(lvl, "results"))
+			rc = add_result(&doc, entry, cases, err);
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned lineno = 0;
+	int rc = 0;
+
+	if (!f)
+		return rig_err_set(err, errno == ENOENT ? RIG_EXIT_USAGE : RIG_EXIT_INFRA, "%s: %s",
+				   path, strerror(errno));
+	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (strspn(line, " \t\r\n") == (size_t)n || line[0] == '#')
+			continue;
+		/* only results lines matter: skip the bulk of the log without parsing it */
+		if (!strstr(line, "results"))
+			continue;
+		rc = parse_line(path, lineno, line, (size_t)n, cases, err);
+	}
+	if (!rc && ferror(f))
+		rc = rig_err_set(err, RIG_EXIT_INFRA, "%s: read error", path);
+	free(line);
+	fclose(f);
+	return rc;
+}

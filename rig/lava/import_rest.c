@@ -1,0 +1,100 @@
+/* REST export (/api/v0.2/jobs/<id>/tests/) -> cases. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lava/cases.h"
+
+/* Older servers give the suite as an id and keep its name only in the case's YAML metadata
+ * ("definition: 1_cycle-000-suspend"). */
+static char *suite_from_metadata(const char *metadata)
+{
+	const char *p = metadata ? strstr(metadata, "definition: ") : NULL;
+	size_t n;
+
+	if (!p || (p != metadata && p[-1] != '\n'))
+		return NULL;
+	p += strlen("definition: ");
+	n = strcspn(p, "\r\n");
+	return strndup(p, n);
+}
+
+static const char *suite_name(json_t *item)
+{
+	json_t *suite = json_object_get(item, "suite");
+
+	if (json_is_string(suite))
+		return json_string_value(suite);
+	if (json_is_object(suite))
+		return json_string_value(json_object_get(suite, "name"));
+	return NULL;
+}
+
+static int measurement_of(json_t *m, double *value)
+{
+	char *end;
+
+	if (json_is_number(m)) {
+		*value = json_number_value(m);
+		return 1;
+	}
+	if (!json_is_string(m) || !*json_string_value(m))
+		return 0;
+	*value = strtod(json_string_value(m), &end);
+	return *end == '\0';
+}
+
+static int add_item(const char *path, size_t index, json_t *item, struct lava_cases *cases,
+		    struct rig_err *err)
+{
+	json_t *units = json_object_get(item, "units");
+	char *from_meta = NULL;
+	struct lava_case c = {0};
+	int rc;
+
+	if (!json_is_object(item))
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: not an object", path, index);
+	if (!units)
+		units = json_object_get(item, "unit");
+	c.name = (char *)json_string_value(json_object_get(item, "name"));
+	c.result = (char *)json_string_value(json_object_get(item, "result"));
+	c.units = (char *)json_string_value(units);
+	c.suite = (char *)suite_name(item);
+	c.has_measurement = measurement_of(json_object_get(item, "measurement"), &c.measurement);
+	c.logged = lava_parse_time(json_string_value(json_object_get(item, "logged")));
+	if (!c.suite) {
+		from_meta = suite_from_metadata(json_string_value(json_object_get(item, "metadata")));
+		c.suite = from_meta;
+	}
+	if (!c.name || !c.suite) {
+		free(from_meta);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: no %s", path, index,
+				   c.name ? "suite" : "name");
+	}
+	rc = lava_cases_add(cases, &c, err);
+	free(from_meta);
+	return rc;
+}
+
+int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *results;
+	size_t i;
+	json_t *item;
+	int rc = 0;
+
+	if (!root)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s:%d: %s", path, jerr.line, jerr.text);
+	results = json_is_array(root) ? root : json_object_get(root, "results");
+	if (!json_is_array(results)) {
+		json_decref(root);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: no \"results\" list", path);
+	}
+	json_array_foreach(results, i, item) {
+		if ((rc = add_item(path, i, item, cases, err)))
+			break;
+	}
+	json_decref(root);
+	return rc;
+}
