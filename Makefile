@@ -104,10 +104,10 @@ check-units: $(UNIT_BIN)
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
 	bash dashboards/tests/browser.sh
-	RIG=out/bin/rig bash jobs/tests/run.sh
 
 check-kernel: kernel image
 	bash tests/kernel/boot.sh
+	RIG=out/bin/rig bash jobs/tests/run.sh   # lava-run --validate needs the kernel and image
 
 check-e2e: rig kernel image kernel-faults
 	bash tests/e2e/run.sh
