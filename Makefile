@@ -92,11 +92,12 @@ dashboard: rig
 	out/bin/rig dashboard --db $(OUT)/results.db --out $(OUT)/dashboard
 	@echo "dashboard: $(OUT)/dashboard/index.html"
 
-# A real lava-run of the short job on the QEMU board, imported with rig lava import (~1 min).
+# A real lava-run of the short job (one suspend, one power cut while suspended, verify after
+# LAVA's second boot) on the QEMU board, imported with rig lava import (~1 min).
 check-lava: rig kernel image
 	RIG=out/bin/rig RIG_LAVA_RUN=1 bash jobs/tests/run.sh
 
-check: check-units check-kernel check-e2e
+check: check-units check-kernel check-e2e check-lava
 
 check-units: $(UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN)

@@ -2,7 +2,8 @@
 # jobs/tests/run.sh — render every board x plan LAVA job, validate each with LAVA's own schema
 # (lava-schema.py --strict) and, for the QEMU board, with the dispatcher against the rendered
 # device dictionary (lava-run --validate); check that a broken template fails with LAVA's message.
-# RIG_LAVA_RUN=1 (root, ~5 min under TCG): also run a one-suspend job under lava-run and import
+# RIG_LAVA_RUN=1 (root, ~2 min under TCG): also run the short job (one suspend, one power cut
+# while suspended with verify after the second boot) under lava-run and import
 # its results with `rig lava import`.
 #
 # Environment: RIG (default out/bin/rig), OUT (default out), TMPDIR.
@@ -81,8 +82,10 @@ if [ "${RIG_LAVA_RUN:-0}" = 1 ]; then
     cp "$work/dispatcher.log" "${RIG_LAVA_LOG:-$work/kept.log}" 2>/dev/null || true
     if "$RIG" lava import --db "$work/results.db" --log "$work/dispatcher.log" --job-id 1; then rc=0; else rc=$?; fi
     sqlite3 "$work/results.db" "SELECT c.idx, v.name, ifnull(v.filesystem, '-'), v.result FROM verdicts v JOIN cycles c ON c.id = v.cycle_id" || true
-    if [ "$rc" -le 1 ] && [ "$(sqlite3 "$work/results.db" 'SELECT count(*) FROM verdicts')" -gt 0 ]; then
-        pass "lava-run + rig lava import (exit $rc)"
+    count() { sqlite3 "$work/results.db" "SELECT count(*) FROM verdicts WHERE name = '$1' AND result = '$2'"; }
+    if [ "$rc" -le 1 ] && [ "$(count suspend pass)" -ge 1 ] && [ "$(count no-loss pass)" -eq 4 ] &&
+       [ "$(count no-loss fail)" -eq 0 ] && [ "$(count fsck pass)" -eq 4 ]; then
+        pass "lava-run + rig lava import (exit $rc): suspend passed, no-loss 4/4 after the power cut"
     else
         grep '"error"\|"results"' "$work/dispatcher.log" | tail -n 20 | cut -c1-400
         fail "lava-run + rig lava import (exit $rc)"
