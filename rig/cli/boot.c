@@ -74,26 +74,18 @@ static int parse_args(int argc, char **argv, struct boot_args *a, struct rig_err
 static int run_one(struct session *s, const char *cmd, unsigned timeout, struct rig_err *err)
 {
 	struct agent_reply reply;
-	int rc = -1;
+	int rc;
 
-	for (int attempt = 0; attempt < 3 && rc < 0; attempt++) {
-		int got = session_exec(s, cmd, timeout, &reply, err);
-
-		if (got == 0 && reply.status == AGENT_OK) {
-			printf("$ %s\n", cmd);
-			for (size_t i = 0; i < reply.n_lines; i++)
-				printf("%s\n", reply.lines[i]);
-			printf("[rc=%d]\n", reply.rc);
-			rc = reply.rc == 0 ? 0 : 1;
-		} else if (got != 0) {
-			agent_reply_free(&reply);
-			return got < 0 ? -1 : rig_err_set(err, RIG_EXIT_INFRA, "'%s': no reply in %u s",
-							  cmd, timeout);
-		}
-		agent_reply_free(&reply);
-	}
+	if (session_exec_verified(s, cmd, timeout, &reply, err) < 0)
+		return -1;
+	printf("$ %s\n", cmd);
+	for (size_t i = 0; i < reply.n_lines; i++)
+		printf("%s\n", reply.lines[i]);
+	printf("[rc=%d]\n", reply.rc);
 	fflush(stdout);
-	return rc < 0 ? rig_err_set(err, RIG_EXIT_INFRA, "'%s': reply corrupt 3 times", cmd) : rc;
+	rc = reply.rc == 0 ? 0 : 1;
+	agent_reply_free(&reply);
+	return rc;
 }
 
 static int boot_and_exec(const struct boot_args *a, struct board *board, const char *run_dir,

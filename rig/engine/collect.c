@@ -9,21 +9,6 @@
 
 #include "util/kv.h"
 
-static int query_lines(struct engine_ctx *ctx, const char *cmd, unsigned timeout_s,
-		       struct agent_reply *reply, struct rig_err *err)
-{
-	for (int attempt = 0; attempt < 3; attempt++) {
-		int rc = session_exec(ctx->s, cmd, timeout_s, reply, err);
-
-		if (rc == 0 && reply->status == AGENT_OK)
-			return 0;
-		agent_reply_free(reply);
-		if (rc != 0)
-			return rc < 0 ? -1 : rig_err_set(err, RIG_EXIT_INFRA, "'%s': no reply", cmd);
-	}
-	return rig_err_set(err, RIG_EXIT_INFRA, "'%s': reply corrupt 3 times", cmd);
-}
-
 static void note_freeze(struct frozen_window *w, const char *dev)
 {
 	size_t used = strlen(w->order);
@@ -50,7 +35,7 @@ int collect_trace(struct engine_ctx *ctx, struct frozen_window *w, struct rig_er
 	struct agent_reply reply;
 
 	memset(w, 0, sizeof(*w));
-	if (query_lines(ctx, "rig-dut trace-read", ctx->t.command, &reply, err) < 0)
+	if (session_exec_verified(ctx->s, "rig-dut trace-read", ctx->t.command, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++) {
 		char ev[32] = "", dev[40] = "";
@@ -169,7 +154,7 @@ static int query_stall(struct engine_ctx *ctx, const struct frozen_window *w, st
 						 d->frozen_ns + STALL_GRACE_NS,
 						 d->thawed_ns ? d->thawed_ns : w->thaw_done_ns);
 	}
-	if (query_lines(ctx, cmd, ctx->t.command, &reply, err) < 0)
+	if (session_exec_verified(ctx->s, cmd, ctx->t.command, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++) {
 		char id[64], fs[64];
@@ -251,7 +236,7 @@ int collect_writers_alive(struct engine_ctx *ctx, char *dead, size_t size, struc
 	dead[0] = '\0';
 	if (ctx->plan->n_workloads == 0)
 		return 0;
-	if (query_lines(ctx, "rig-dut alive", ctx->t.command, &reply, err) < 0)
+	if (session_exec_verified(ctx->s, "rig-dut alive", ctx->t.command, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++) {
 		char id[64];
@@ -328,7 +313,7 @@ int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const stru
 	for (size_t i = 0; i < acked->n; i++)
 		used += (size_t)snprintf(cmd + used, sizeof(cmd) > used ? sizeof(cmd) - used : 0,
 					 " %s=%" PRIu64, acked->writers[i].id, acked->writers[i].seq);
-	if (query_lines(ctx, cmd, ctx->t.command * 2, &reply, err) < 0)
+	if (session_exec_verified(ctx->s, cmd, ctx->t.command * 2, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++) {
 		char id[64], fs[64], verdict[16] = "";
@@ -357,7 +342,7 @@ int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_e
 {
 	struct agent_reply reply;
 
-	if (query_lines(ctx, "rig-dut fsck", ctx->t.command * 4, &reply, err) < 0)
+	if (session_exec_verified(ctx->s, "rig-dut fsck", ctx->t.command * 4, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++) {
 		char fs[64];

@@ -255,30 +255,42 @@ int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct 
 	}
 }
 
-int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
-		  struct rig_err *err)
-{
-	for (int attempt = 0; attempt < 3; attempt++) {
-		struct agent_reply reply;
-		int rc = session_exec(s, cmd, timeout_s, &reply, err);
+#define EXEC_ATTEMPTS 3
 
-		if (rc == 0 && reply.status == AGENT_OK) {
-			snprintf(buf, size, "%s", reply.n_lines ? reply.lines[0] : "");
-			rc = reply.rc;
-			agent_reply_free(&reply);
-			if (rc != 0)
-				return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s' failed (rc %d): %s",
-						   cmd, rc, buf);
+int session_exec_verified(struct session *s, const char *cmd, unsigned timeout_s,
+			  struct agent_reply *reply, struct rig_err *err)
+{
+	for (int attempt = 0; attempt < EXEC_ATTEMPTS; attempt++) {
+		int rc = session_exec(s, cmd, timeout_s, reply, err);
+
+		if (rc == 0 && reply->status == AGENT_OK)
 			return 0;
-		}
-		agent_reply_free(&reply);
+		agent_reply_free(reply);
 		if (rc < 0)
 			return -1;
 		if (rc == 1)
 			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %u s",
 					   cmd, timeout_s);
 	}
-	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt 3 times", cmd);
+	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt %d times", cmd,
+			   EXEC_ATTEMPTS);
+}
+
+int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
+		  struct rig_err *err)
+{
+	struct agent_reply reply;
+	int rc;
+
+	if (session_exec_verified(s, cmd, timeout_s, &reply, err) < 0)
+		return -1;
+	snprintf(buf, size, "%s", reply.n_lines ? reply.lines[0] : "");
+	rc = reply.rc;
+	agent_reply_free(&reply);
+	if (rc != 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s' failed (rc %d): %s", cmd, rc,
+				   buf);
+	return 0;
 }
 
 void session_watch(struct session *s, const char *substring)

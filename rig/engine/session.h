@@ -68,6 +68,11 @@ int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
  * freed with agent_reply_free() in every case. */
 int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
 		 struct rig_err *err);
+/* session_exec until the reply is verified (a corrupt one — a kernel message ate a line — is
+ * retried, 3 attempts in all). 0 = verified reply in *reply (free it); -1 with err otherwise
+ * (no reply in time, console error, corrupt every time), reply already freed. */
+int session_exec_verified(struct session *s, const char *cmd, unsigned timeout_s,
+			  struct agent_reply *reply, struct rig_err *err);
 /* session_exec that retries a corrupt reply and returns the output's first line (or "") in
  * buf. Any failure is reported as an error. */
 int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
