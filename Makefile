@@ -8,6 +8,7 @@
 #   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
+#   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
 #   make bench    benchmarks (build times, boot time); timing never fails a test
 #   make clean    remove build products (keeps downloaded sources and ccache)
 
@@ -35,9 +36,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e bench clean
+.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e check-bisect bench clean
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# //'
+	@sed -n '3,14p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -112,6 +113,9 @@ check-kernel: kernel image
 
 check-e2e: rig kernel image kernel-faults
 	bash tests/e2e/run.sh
+
+check-bisect: rig kernel image
+	bash tests/bisect/run.sh
 
 bench:
 	bash bench/run.sh

@@ -14,6 +14,9 @@
 #   JOBS=N                parallel jobs (default nproc)
 #   CCACHE=0              disable ccache (cache in ~/.cache/suspend-rig/ccache)
 #   KERNEL_LINK=NAME      name of the stable link under OUT (default kernel: out/kernel)
+#   KERNEL_PRUNE=1        delete the build tree out/build/<id> once the artefacts are out (rig bisect
+#                         sets it: one 1.5 GB tree per candidate otherwise); a pruned build whose
+#                         artefacts exist is reused as it is
 #
 # Results: out/kernels/<id>/{vmlinux,bzImage,config,System.map,meta.json}, out/kernel -> kernels/<id>.
 # The last line on stdout is the artefact directory.
@@ -65,6 +68,14 @@ id=$(printf '%s\n' "$base_desc" "$series_hash" "$config_hash" "$cc_version" | sh
 tree=$out/build/$id
 art=$out/kernels/$id
 log "build id $id: $base_desc, series $series_hash, config $config_hash"
+
+# A pruned build left only its artefacts: the id names every input, so they are the answer.
+if [ ! -d "$tree" ] && [ -f "$art/meta.json" ] && [ -f "$art/bzImage" ]; then
+    ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
+    log "reusing the pruned build $id ($(jq -r .version "$art/meta.json"))"
+    echo "$art"
+    exit 0
+fi
 
 # ---- prepare the tree: out/build/<id> is the source, out/build/<id>/obj the objects ----------
 # Objects live one level below the source so Kbuild uses relative paths (srctree=..): ccache then
@@ -145,5 +156,9 @@ jq -n --arg id "$id" --arg version "$version" --arg base "$base_desc" --arg git_
         config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,
         offsets:$offsets}' >"$art/meta.json"
 ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
+if [ "${KERNEL_PRUNE:-0}" = 1 ]; then
+    rm -rf "$tree"
+    log "pruned the build tree $tree"
+fi
 log "kernel $version (freeze_series: $freeze_series) built in ${elapsed}s"
 echo "$art"

@@ -31,6 +31,7 @@ static const char usage[] =
 	"  known        known issues: last seen, active or possibly fixed\n"
 	"  dashboard    write the pass/fail dashboard (static HTML site)\n"
 	"  lava         render LAVA jobs, import LAVA results (rig lava --help)\n"
+	"  bisect       find the first bad kernel commit, even for intermittent failures\n"
 	"  bisect-sim   simulate flake-aware bisection against repeat-N bisection\n"
 	"  bisect-step  run a command for git bisect run (0 good, 1 bad, 125 skip)\n"
 	"  version      print the version\n"
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
 		return cmd_dashboard(argc, argv);
 	if (strcmp(cmd, "known") == 0)
 		return cmd_known(argc, argv);
+	if (strcmp(cmd, "bisect") == 0)
+		return cmd_bisect(argc, argv);
 	if (strcmp(cmd, "bisect-sim") == 0)
 		return cmd_bisect_sim(argc, argv);
 	if (strcmp(cmd, "bisect-step") == 0)

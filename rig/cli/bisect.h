@@ -1,4 +1,4 @@
-/* rig bisect-sim and rig bisect-step. */
+/* rig bisect, rig bisect-sim and rig bisect-step. */
 #ifndef RIG_CLI_BISECT_H
 #define RIG_CLI_BISECT_H
 
@@ -11,5 +11,10 @@ int cmd_bisect_sim(int argc, char **argv);
 /* rig bisect-step [--timeout SECONDS] -- COMMAND [ARGS...]
  * Runs COMMAND (a rig run of the plan) and exits 0 good, 1 bad, 125 skip for git bisect run. */
 int cmd_bisect_step(int argc, char **argv);
+
+/* rig bisect --board B --plan P --kernel-src TREE --good REV --bad REV [options]
+ * Builds, boots and cycles candidates until one commit holds the confidence (rig bisect --help).
+ * Exit 0 an answer, 1 inconclusive, 2 usage, 3 infrastructure. */
+int cmd_bisect(int argc, char **argv);
 
 #endif

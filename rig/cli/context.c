@@ -93,7 +93,8 @@ static int mkdir_p(char *path, struct rig_err *err)
 	}
 }
 
-int cli_make_run_dir(struct cli_paths *p, const char *board_name, struct rig_err *err)
+int cli_make_stamped_dir(struct cli_paths *p, const char *kind, const char *board_name,
+			 struct rig_err *err)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -101,10 +102,32 @@ int cli_make_run_dir(struct cli_paths *p, const char *board_name, struct rig_err
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if ((size_t)snprintf(p->run, sizeof(p->run), "%s/runs/%s/%s", p->out, board_name, stamp) >=
+	if ((size_t)snprintf(p->run, sizeof(p->run), "%s/%s/%s/%s", p->out, kind, board_name, stamp) >=
 	    sizeof(p->run))
-		return rig_err_set(err, RIG_EXIT_USAGE, "run directory path too long under %s", p->out);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s directory path too long under %s", kind, p->out);
 	return mkdir_p(p->run, err);
+}
+
+int cli_make_run_dir(struct cli_paths *p, const char *board_name, struct rig_err *err)
+{
+	return cli_make_stamped_dir(p, "runs", board_name, err);
+}
+
+int cli_load_known(const struct cli_paths *p, const char *arg, struct known_issues **out,
+		   struct rig_err *err)
+{
+	char path[PATH_MAX];
+
+	*out = NULL;
+	if (arg && strcmp(arg, "none") == 0)
+		return 0;
+	if (arg)
+		snprintf(path, sizeof(path), "%s", arg);
+	else
+		cli_path(path, sizeof(path), p->top, "known-issues/known-issues.yaml");
+	if (!arg && access(path, R_OK) < 0)
+		return 0;   /* a checkout without the default file runs without known issues */
+	return known_load(path, out, err);
 }
 
 int cli_load_board(struct cli_paths *p, const char *arg, struct board **out, struct rig_err *err)
@@ -116,6 +139,32 @@ int cli_load_board(struct cli_paths *p, const char *arg, struct board **out, str
 	if (access(path, R_OK) < 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "board file %s: %s", path, strerror(errno));
 	return board_load(path, &bp, out, err);
+}
+
+int cli_override_boot(struct board *board, const char *kernel_dir, const char *append,
+		      struct rig_err *err)
+{
+	char *joined;
+
+	if (kernel_dir) {
+		if (asprintf(&joined, "%s/bzImage", kernel_dir) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		if (access(joined, R_OK) < 0) {
+			rig_err_set(err, RIG_EXIT_USAGE, "--kernel: %s is not readable", joined);
+			free(joined);
+			return -1;
+		}
+		free(board->boot.kernel);
+		board->boot.kernel = joined;
+	}
+	if (append) {
+		if (asprintf(&joined, "%s %s", board->boot.cmdline ? board->boot.cmdline : "",
+			     append) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		free(board->boot.cmdline);
+		board->boot.cmdline = joined;
+	}
+	return 0;
 }
 
 int cli_fail(const struct rig_err *err)

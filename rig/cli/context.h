@@ -6,6 +6,7 @@
 #include <limits.h>
 
 #include "config/board.h"
+#include "engine/known.h"
 #include "util/err.h"
 
 struct cli_paths {
@@ -25,8 +26,19 @@ void cli_plan_path(const struct cli_paths *p, const char *arg, char *buf, size_t
 void cli_board_name(const char *arg, char *buf, size_t size);
 /* Create <out>/runs/<board>/<stamp> (and its parents) into p->run. */
 int cli_make_run_dir(struct cli_paths *p, const char *board_name, struct rig_err *err);
+/* The same under <out>/<kind>/ ("bisects"). */
+int cli_make_stamped_dir(struct cli_paths *p, const char *kind, const char *board_name,
+			 struct rig_err *err);
+/* Known issues from arg (a file, or "none"), default known-issues/known-issues.yaml when it
+ * exists; *out stays NULL for none. */
+int cli_load_known(const struct cli_paths *p, const char *arg, struct known_issues **out,
+		   struct rig_err *err);
 /* Load the board named by arg with the placeholders of p. */
 int cli_load_board(struct cli_paths *p, const char *arg, struct board **out, struct rig_err *err);
+/* --kernel DIR and --append ARGS (either may be NULL): boot DIR/bzImage, add ARGS to the
+ * board's command line. */
+int cli_override_boot(struct board *board, const char *kernel_dir, const char *append,
+		      struct rig_err *err);
 /* Print err to stderr as "rig: message" and return its exit class. */
 int cli_fail(const struct rig_err *err);
 

@@ -132,32 +132,6 @@ static void release(struct run_resources *r)
 	board_free(r->board);
 }
 
-/* --kernel and --append: the same board with another kernel or command line. */
-static int override_boot(const struct run_args *a, struct board *board, struct rig_err *err)
-{
-	char *joined;
-
-	if (a->kernel_dir) {
-		if (asprintf(&joined, "%s/bzImage", a->kernel_dir) < 0)
-			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-		if (access(joined, R_OK) < 0) {
-			rig_err_set(err, RIG_EXIT_USAGE, "--kernel: %s is not readable", joined);
-			free(joined);
-			return -1;
-		}
-		free(board->boot.kernel);
-		board->boot.kernel = joined;
-	}
-	if (a->append) {
-		if (asprintf(&joined, "%s %s", board->boot.cmdline ? board->boot.cmdline : "",
-			     a->append) < 0)
-			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-		free(board->boot.cmdline);
-		board->boot.cmdline = joined;
-	}
-	return 0;
-}
-
 static int load_all(const struct run_args *a, struct cli_paths *paths, struct run_resources *r,
 		    char *db_path, size_t db_size, struct rig_err *err)
 {
@@ -169,14 +143,9 @@ static int load_all(const struct run_args *a, struct cli_paths *paths, struct ru
 	    cli_load_board(paths, a->board, &r->board, err) < 0 ||
 	    plan_check_board(r->plan, r->board, err) < 0)
 		return -1;
-	if (!a->known || strcmp(a->known, "none") != 0) {
-		snprintf(path, sizeof(path), "%s", a->known ? a->known : "");
-		if (!a->known)
-			cli_path(path, sizeof(path), paths->top, "known-issues/known-issues.yaml");
-		if ((a->known || access(path, R_OK) == 0) && known_load(path, &r->known, err) < 0)
-			return -1;
-	}
-	if (override_boot(a, r->board, err) < 0)
+	if (cli_load_known(paths, a->known, &r->known, err) < 0)
+		return -1;
+	if (cli_override_boot(r->board, a->kernel_dir, a->append, err) < 0)
 		return -1;
 	if (board_lock_acquire(r->board->name, NULL, &r->lock, err) < 0)
 		return -1;

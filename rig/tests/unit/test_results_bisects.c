@@ -6,12 +6,14 @@
 #include <cmocka.h>
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "results/bisects.h"
+#include "results/outcomes.h"
 
 struct fixture {
 	char dir[64];
@@ -120,11 +122,56 @@ static void test_bisect_errors(void **state)
 	assert_non_null(strstr(err.msg, "77"));
 }
 
+/* One cycle with a status, and optionally a verdict that failed on a known issue. */
+static void add_cycle(struct results_db *db, int64_t run, int idx, enum results_cycle_status status,
+		      bool known_failure)
+{
+	struct results_cycle_info info = { .idx = idx, .step_kind = "suspend" };
+	struct rig_err err = { 0 };
+	struct results_cycle *c = results_cycle_begin(run, &info, &err);
+
+	assert_non_null(c);
+	assert_int_equal(results_cycle_add_verdict(c, "clean-resume", NULL,
+			 known_failure ? RESULTS_VERDICT_FAIL : RESULTS_VERDICT_PASS,
+			 known_failure ? "lockdep-freezer" : NULL, "detail", &err), 0);
+	results_cycle_end(c, status, 0, -1);
+	assert_int_equal(results_cycle_commit(db, c, NULL, &err), 0);
+	results_cycle_free(c);
+}
+
+/* A run's cycles as bisect evidence, in cycle order, known issues counted only on request. */
+static void test_run_outcomes(void **state)
+{
+	struct fixture *f = *state;
+	struct results_run_info info = { .board = "qemu" };
+	struct rig_err err = { 0 };
+	int64_t run = 0, empty = 0;
+	char buf[16], small[3];
+
+	assert_int_equal(results_run_begin(f->db, &info, &run, &err), 0);
+	assert_int_equal(results_run_begin(f->db, &info, &empty, &err), 0);
+	add_cycle(f->db, run, 2, RESULTS_CYCLE_HANG, false);
+	add_cycle(f->db, run, 0, RESULTS_CYCLE_PASS, false);
+	add_cycle(f->db, run, 1, RESULTS_CYCLE_PASS, true);   /* passed: its failure is known */
+	add_cycle(f->db, run, 3, RESULTS_CYCLE_FAIL, false);
+	add_cycle(f->db, run, 4, RESULTS_CYCLE_INFRA, false);
+	add_cycle(f->db, run, 5, RESULTS_CYCLE_ABORTED, false);
+	assert_int_equal(results_run_outcomes(f->db, run, false, buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "PPHFII");
+	assert_int_equal(results_run_outcomes(f->db, run, true, buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "PFHFII");
+	assert_int_equal(results_run_outcomes(f->db, empty, false, buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(results_run_outcomes(f->db, run, false, small, sizeof(small), &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_INFRA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bisect_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bisect_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_outcomes, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,179 @@
+/* Reading a bisect's commits from a real git repository made here (bisect/history.c), and
+ * running helper programs (util/spawn.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisect/history.h"
+#include "util/spawn.h"
+
+struct repo {
+	char dir[64];
+};
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* main: c0 - c1 - c2 - merge(c2, side) - c4, side branching from c0. */
+static int setup(void **state)
+{
+	struct repo *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -1;
+	snprintf(r->dir, sizeof(r->dir), "/tmp/test_bisect_history.XXXXXX");
+	if (!mkdtemp(r->dir))
+		return -1;
+	sh("cd %s && export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t "
+	   "GIT_COMMITTER_EMAIL=t@t && git init -q -b main . && "
+	   "for i in 0 1 2; do echo $i > f; git add f; git commit -q -m \"c$i subject\"; git tag c$i; done && "
+	   "git checkout -q -b side c0 && echo s > g && git add g && git commit -q -m side && "
+	   "git checkout -q main && git merge -q --no-edit -m merge side && git tag m && "
+	   "echo 4 > f && git commit -q -am 'c4 subject' && git tag c4", r->dir);
+	*state = r;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct repo *r = *state;
+
+	sh("rm -rf %s", r->dir);
+	free(r);
+	return 0;
+}
+
+static void lists_first_parent_range_oldest_first(void **state)
+{
+	struct repo *r = *state;
+	struct history h;
+	struct rig_err err = { 0 };
+
+	assert_int_equal(history_load(r->dir, "c0", "c4", &h, &err), 0);
+	assert_int_equal(h.n, 5);   /* c0 c1 c2 merge c4: the side commit is not on the path */
+	assert_string_equal(h.commits[0].subject, "c0 subject");
+	assert_string_equal(h.commits[1].subject, "c1 subject");
+	assert_string_equal(h.commits[3].subject, "merge");
+	assert_string_equal(h.commits[4].subject, "c4 subject");
+	for (size_t i = 0; i < h.n; i++)
+		assert_int_equal(strlen(h.commits[i].sha), HISTORY_SHA_LEN);
+	history_free(&h);
+}
+
+static void rejects_bad_ranges(void **state)
+{
+	struct repo *r = *state;
+	struct history h;
+	struct rig_err err = { 0 };
+
+	assert_int_equal(history_load(r->dir, "c2", "c1", &h, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "not an ancestor"));
+	assert_int_equal(history_load(r->dir, "c1", "c1", &h, &err), -1);
+	assert_non_null(strstr(err.msg, "no first-parent path"));
+	assert_int_equal(history_load(r->dir, "side", "c4", &h, &err), -1);
+	assert_non_null(strstr(err.msg, "no first-parent path"));
+	assert_int_equal(history_load(r->dir, "nosuchref", "c4", &h, &err), -1);
+	assert_non_null(strstr(err.msg, "'nosuchref' is not a commit"));
+	assert_int_equal(history_load("/", "c0", "c4", &h, &err), -1);
+	assert_non_null(strstr(err.msg, "is not a git tree"));
+}
+
+static void parse_rejects_garbage(void **state)
+{
+	struct history h = { 0 };
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567\tok\n\n", &h, &err), 0);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(history_parse("not-a-sha\tsubject\n", &h, &err), -1);
+	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567 no tab\n", &h, &err), -1);
+	assert_int_equal(h.n, 1);
+	history_free(&h);
+}
+
+static void spawn_captures_stdout_env_and_status(void **state)
+{
+	char *argv[] = { "sh", "-c", "echo one; echo \"$RIG_TEST_VAR\"; exit 3", NULL };
+	char *env[] = { "RIG_TEST_VAR=two words", NULL };
+	struct spawn_spec spec = { .argv = argv, .env_add = env };
+	char *out = NULL, last[64];
+	int code;
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(spawn_run(&spec, &code, &out, &err), 0);
+	assert_int_equal(code, 3);
+	assert_string_equal(out, "one\ntwo words\n");
+	assert_int_equal(spawn_last_line(out, last, sizeof(last)), 0);
+	assert_string_equal(last, "two words");
+	assert_int_equal(spawn_last_line("\n\n", last, sizeof(last)), -1);
+	assert_int_equal(spawn_last_line("x\nmuch too long for the buffer", last, 8), -1);
+	free(out);
+	assert_null(getenv("RIG_TEST_VAR"));   /* only the child's environment changed */
+}
+
+static void spawn_reports_signals_and_missing_programs(void **state)
+{
+	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
+	char *missing[] = { "/nonexistent/program", NULL };
+	struct spawn_spec spec = { .argv = killed, .stderr_path = "/dev/null" };
+	int code;
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
+	assert_int_equal(code, 128 + 15);
+	spec.argv = missing;
+	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
+	assert_int_equal(code, 127);
+}
+
+static void spawn_writes_stdout_to_a_file(void **state)
+{
+	struct repo *r = *state;
+	char path[128], text[64] = "";
+	char *argv[] = { "echo", "to file", NULL };
+	struct spawn_spec spec = { .argv = argv, .stdout_path = path };
+	int code;
+	struct rig_err err = { 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out.txt", r->dir);
+	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
+	assert_int_equal(code, 0);
+	assert_non_null(f = fopen(path, "r"));
+	assert_non_null(fgets(text, sizeof(text), f));
+	fclose(f);
+	assert_string_equal(text, "to file\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lists_first_parent_range_oldest_first),
+		cmocka_unit_test(rejects_bad_ranges),
+		cmocka_unit_test(parse_rejects_garbage),
+		cmocka_unit_test(spawn_captures_stdout_env_and_status),
+		cmocka_unit_test(spawn_reports_signals_and_missing_programs),
+		cmocka_unit_test(spawn_writes_stdout_to_a_file),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
