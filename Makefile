@@ -98,7 +98,7 @@ dashboard: rig
 check-lava: rig kernel image
 	RIG=out/bin/rig RIG_LAVA_RUN=1 bash jobs/tests/run.sh
 
-check: check-units check-kernel check-e2e check-lava
+check: check-units check-kernel check-e2e check-lava check-bisect
 
 check-units: $(UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN)

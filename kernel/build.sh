@@ -15,8 +15,9 @@
 #   CCACHE=0              disable ccache (cache in ~/.cache/suspend-rig/ccache)
 #   KERNEL_LINK=NAME      name of the stable link under OUT (default kernel: out/kernel)
 #   KERNEL_PRUNE=1        delete the build tree out/build/<id> once the artefacts are out (rig bisect
-#                         sets it: one 1.5 GB tree per candidate otherwise); a pruned build whose
-#                         artefacts exist is reused as it is
+#                         sets it); a pruned build whose artefacts exist is reused as it is. A git
+#                         source without SERIES builds in one tree per source, out/build/git-<key>,
+#                         moved from commit to commit (only what changed is rebuilt); it is kept
 #
 # Results: out/kernels/<id>/{vmlinux,bzImage,config,System.map,meta.json}, out/kernel -> kernels/<id>.
 # The last line on stdout is the artefact directory.
@@ -67,20 +68,58 @@ config_hash=$( { echo "$config_base"; cat "${fragments[@]}"; } | sha256sum | cut
 id=$(printf '%s\n' "$base_desc" "$series_hash" "$config_hash" "$cc_version" | sha256sum | cut -c1-12)
 tree=$out/build/$id
 art=$out/kernels/$id
+# A git source without a series keeps one work tree per source, moved from commit to commit like
+# a developer's checkout during a bisect: make then rebuilds only what the commits changed.
+moving_tree=""
+if [ -n "$git_sha" ] && [ -z "${SERIES:-}" ]; then
+    moving_tree=$(printf '%s\n' "$(cd "$KERNEL_SRC" && pwd)" "$config_hash" "$cc_version" | sha256sum | cut -c1-12)
+    tree=$out/build/git-$moving_tree
+fi
 log "build id $id: $base_desc, series $series_hash, config $config_hash"
 
-# A pruned build left only its artefacts: the id names every input, so they are the answer.
-if [ ! -d "$tree" ] && [ -f "$art/meta.json" ] && [ -f "$art/bzImage" ]; then
+# Artefacts are named by every input: a pruned build, or a commit the moving tree has built
+# before, is already the answer.
+if [ -f "$art/meta.json" ] && [ -f "$art/bzImage" ] && { [ -n "$moving_tree" ] || [ ! -d "$tree" ]; }; then
     ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
-    log "reusing the pruned build $id ($(jq -r .version "$art/meta.json"))"
+    log "reusing the earlier build $id ($(jq -r .version "$art/meta.json"))"
     echo "$art"
     exit 0
 fi
 
+# Record whether the base already has the freeze series, and whether SERIES brought it.
+note_series_state() { # BASE_STATE
+    local after_state
+    after_state=$("$here/detect-series.sh" "$tree")
+    if [ "$1" = present ]; then freeze_series=merged
+    elif [ "$after_state" = present ]; then freeze_series=applied
+    else freeze_series=absent; fi
+    echo "$freeze_series" >"$tree/.freeze-series"
+    touch "$tree/.prepared"
+}
+
 # ---- prepare the tree: out/build/<id> is the source, out/build/<id>/obj the objects ----------
 # Objects live one level below the source so Kbuild uses relative paths (srctree=..): ccache then
 # hits across build ids, clones and CI checkouts.
-if [ ! -f "$tree/.prepared" ]; then
+if [ -n "$moving_tree" ]; then
+    mkdir -p "$out/build"
+    exec 9>"$tree.lock"
+    flock 9   # two builds must not move the same tree at once
+    git_dir=$(git -C "$KERNEL_SRC" rev-parse --absolute-git-dir)
+    tgit() { GIT_DIR=$git_dir GIT_WORK_TREE=$tree GIT_INDEX_FILE=$tree.index git "$@"; }
+    old_sha=$(cat "$tree.sha" 2>/dev/null || true)
+    if [ -f "$tree/.prepared" ] && [ -n "$old_sha" ] && [ "$old_sha" != "$git_sha" ]; then
+        log "moving $tree from ${old_sha:0:12} to ${git_sha:0:12}"
+        tgit read-tree -m -u "$old_sha" "$git_sha" || { log "cannot move the tree: checking out afresh"; rm -f "$tree/.prepared"; }
+    fi
+    if [ ! -f "$tree/.prepared" ]; then
+        rm -rf "$tree" "$tree.index"
+        mkdir -p "$tree"
+        log "checking out $git_sha from $KERNEL_SRC into $tree"
+        tgit read-tree -u --reset "$git_sha" || die "cannot check out $git_sha from $KERNEL_SRC"
+    fi
+    echo "$git_sha" >"$tree.sha"
+    note_series_state "$("$here/detect-series.sh" "$tree")"
+elif [ ! -f "$tree/.prepared" ]; then
     rm -rf "$tree"
     mkdir -p "$out/build"
     if [ -n "$git_sha" ]; then
@@ -96,12 +135,7 @@ if [ ! -f "$tree/.prepared" ]; then
     if [ -n "${SERIES:-}" ]; then
         "$here/apply-series.sh" "$SERIES" "$tree" || { rm -rf "$tree"; die "series $SERIES does not apply"; }
     fi
-    after_state=$("$here/detect-series.sh" "$tree")
-    if [ "$base_state" = present ]; then freeze_series=merged
-    elif [ "$after_state" = present ]; then freeze_series=applied
-    else freeze_series=absent; fi
-    echo "$freeze_series" >"$tree/.freeze-series"
-    touch "$tree/.prepared"
+    note_series_state "$base_state"
 fi
 freeze_series=$(cat "$tree/.freeze-series")
 
@@ -156,7 +190,7 @@ jq -n --arg id "$id" --arg version "$version" --arg base "$base_desc" --arg git_
         config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,
         offsets:$offsets}' >"$art/meta.json"
 ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
-if [ "${KERNEL_PRUNE:-0}" = 1 ]; then
+if [ "${KERNEL_PRUNE:-0}" = 1 ] && [ -z "$moving_tree" ]; then
     rm -rf "$tree"
     log "pruned the build tree $tree"
 fi

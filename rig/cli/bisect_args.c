@@ -31,7 +31,7 @@ const char bisect_usage[] =
 	"  --build-cmd PROGRAM    builder run with KERNEL_SRC, KERNEL_REF, KERNEL_LINK, KERNEL_PRUNE in\n"
 	"                         its environment; its last stdout line is a directory holding bzImage\n"
 	"                         and meta.json (default kernel/build.sh)\n"
-	"  --keep-trees           keep each candidate's 1.5 GB build tree (default: pruned)\n"
+	"  --keep-trees           keep per-commit build trees (made with a series; default: pruned)\n"
 	"  --db FILE              results database (default out/results.db)\n"
 	"  --known FILE           known issues (default known-issues/known-issues.yaml; 'none')\n"
 	"  -q, --quiet            only the answer on stdout (the log is still written)\n"
