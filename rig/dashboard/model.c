@@ -120,6 +120,8 @@ int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err)
 		ret = load_nights(sql, model, err);
 	if (!ret)
 		ret = group_boards(model, err);
+	if (!ret)
+		ret = dash_bisects_load(sql, &model->bisects, err);
 	if (ret)
 		dash_model_free(model);
 	return ret;
@@ -132,7 +134,19 @@ void dash_model_free(struct dash_model *m)
 	for (size_t i = 0; i < m->n_nights; i++)
 		free(m->nights[i]);
 	free(m->runs), free(m->boards), free(m->nights);
+	dash_bisects_free(&m->bisects);
 	*m = (struct dash_model){ 0 };
+}
+
+static int board_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct dash_board *)elem)->name);
+}
+
+/* Boards are in name order: the runs query sorts by board, and SQLite's BINARY is strcmp's. */
+const struct dash_board *dash_model_board(const struct dash_model *m, const char *name)
+{
+	return name ? bsearch(name, m->boards, m->n_boards, sizeof(*m->boards), board_cmp) : NULL;
 }
 
 static int by_id(const void *a, const void *b)

@@ -3,6 +3,7 @@
  * a GROUP BY over cycles) and the distinct nights. Each run's verdict summary (pass/fail/known
  * counts per verdict name) is filled by dash_run_summarize() while the run pages stream every
  * verdict once anyway (runstream.h): a GROUP BY over all verdicts was a third of render time.
+ * The bisects come along (bisects.h): few rows, read once.
  */
 #ifndef RIG_DASHBOARD_MODEL_H
 #define RIG_DASHBOARD_MODEL_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dashboard/bisects.h"
 #include "dashboard/runstream.h"
 #include "util/err.h"
 
@@ -51,10 +53,14 @@ struct dash_model {
 	size_t n_boards;
 	char **nights;                       /* distinct nights, ascending */
 	size_t n_nights;
+	struct dash_bisects bisects;         /* a board may have bisects before it has runs */
 };
 
 int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err);
 void dash_model_free(struct dash_model *model);
+
+/* The board called name, or NULL when it has no runs (so no page). */
+const struct dash_board *dash_model_board(const struct dash_model *model, const char *name);
 
 /* The model's runs sorted by id (the order run pages stream in); free() the array. */
 struct dash_run **dash_runs_by_id(const struct dash_model *model, struct rig_err *err);

@@ -1,12 +1,11 @@
 /*
  * boards/<board>.html: the board's regression state, first bad / last good run of each verdict
- * that ever failed, pass rate per verdict, the kernels and knob settings tested, and every run.
+ * that ever failed, its bisects, pass rate per verdict, the kernels and knob settings tested, and
+ * every run.
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dashboard/html.h"
 #include "dashboard/pages.h"
@@ -155,15 +154,6 @@ static const char *knob_key(const struct dash_run *r, char *buf, size_t size)
 	return buf;
 }
 
-static void format_time(double t, char *buf, size_t size)
-{
-	time_t secs = (time_t)t;
-	struct tm tm;
-
-	if (isnan(t) || !gmtime_r(&secs, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		snprintf(buf, size, "?");
-}
-
 static void write_history(FILE *f, const struct dash_model *m, const struct dash_board *b)
 {
 	html_raw(f, "<h2>Run history (newest first)</h2>\n<table id=\"history\"><tr><th>run</th>"
@@ -174,7 +164,7 @@ static void write_history(FILE *f, const struct dash_model *m, const struct dash
 		const struct dash_run *r = &m->runs[i];
 		char started[64];
 
-		format_time(r->started_at, started, sizeof(started));
+		dash_format_time(r->started_at, false, started, sizeof(started));
 		html_raw(f, "<tr><td>");
 		dash_write_run_link(f, "../", r);
 		html_raw(f, "</td><td>");
@@ -221,6 +211,7 @@ static int write_board(const struct dash_site *site, const struct dash_model *m,
 	dash_write_history_text(f, "../", &h);
 	html_raw(f, "</p>\n");
 	write_regressions(f, m, b, &verdicts);
+	dash_write_board_bisects(f, m, b);
 	write_pass_rates(f, &verdicts);
 	tally_free(&verdicts);
 	if (write_by_status(f, m, b, "Kernel versions tested (runs)", "kernels", kernel_key) ||

@@ -1,5 +1,7 @@
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "dashboard/html.h"
 #include "dashboard/pages.h"
@@ -51,6 +53,16 @@ void dash_write_history_text(FILE *f, const char *root, const struct dash_histor
 	else
 		html_raw(f, "never");
 	html_raw(f, ")</span>");
+}
+
+void dash_format_time(double t, bool seconds, char *buf, size_t size)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	if (isnan(t) || !gmtime_r(&secs, &tm) ||
+	    !strftime(buf, size, seconds ? "%Y-%m-%d %H:%M:%S UTC" : "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(buf, size, "-");
 }
 
 const char *dash_knob_name(int knob)

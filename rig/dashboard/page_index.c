@@ -2,6 +2,7 @@
  * index.html: one row per board, one column per night (newest first). A night with several runs
  * of a board is one cell: its colour is the night's latest run (the board as the night left it,
  * matching the regression line), it counts the runs per status and links every one of them.
+ * Below the matrix, the bisects active during the nights shown.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -192,6 +193,8 @@ int dash_write_index(const struct dash_site *site, const struct dash_model *m,
 	html_raw(f, "</tbody></table>\n");
 	if (m->n_boards == 0)
 		html_raw(f, "<p>No runs in the results database yet.</p>");
+	if (!ret)
+		ret = dash_write_recent_bisects(f, m, m->n_nights ? m->nights[first_night] : NULL, err);
 	free(rows);
 	if (ret) {
 		fclose(f);

@@ -2,11 +2,9 @@
  * runs/<id>.html: the run's summary and artefacts, trend charts across its cycles, then every
  * cycle with its verdicts, hang details (console tail) and a chart of its phase timings.
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dashboard/html.h"
 #include "dashboard/pages.h"
@@ -154,15 +152,6 @@ static void write_artefacts(FILE *f, const struct dash_site *site, const struct 
 	html_raw(f, "</ul>\n");
 }
 
-static void format_time(double t, char *buf, size_t size)
-{
-	time_t secs = (time_t)t;
-	struct tm tm;
-
-	if (isnan(t) || !gmtime_r(&secs, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, size, "-");
-}
-
 static void write_field(FILE *f, const char *name, const char *value)
 {
 	html_rawf(f, "<tr><th>%s</th><td>", name);
@@ -179,8 +168,8 @@ static void write_summary(FILE *f, const struct dash_site *site, const struct da
 	for (size_t b = 0; b < m->n_boards; b++)
 		if (strcmp(m->boards[b].name, r->board) == 0)
 			stem = m->boards[b].stem;
-	format_time(r->started_at, started, sizeof(started));
-	format_time(r->ended_at, ended, sizeof(ended));
+	dash_format_time(r->started_at, true, started, sizeof(started));
+	dash_format_time(r->ended_at, true, ended, sizeof(ended));
 	html_rawf(f, "<h1>run #%lld on <a href=\"../boards/", (long long)r->id);
 	html_url(f, stem);
 	html_raw(f, ".html\">");

@@ -28,12 +28,12 @@ static int make_dir(const char *path, struct rig_err *err)
 			   strerror(errno));
 }
 
-/* mkdir -p: the output directory and its parents, then boards/ and runs/ inside it. */
+/* mkdir -p: the output directory and its parents, then boards/, runs/ and bisects/ inside it. */
 static int make_dirs(const char *out, struct rig_err *err)
 {
 	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s", out) >= (int)sizeof(path) - 8)
+	if (snprintf(path, sizeof(path), "%s", out) >= (int)sizeof(path) - 10)
 		return rig_err_set(err, RIG_EXIT_USAGE, "dashboard: output path too long");
 	for (char *p = path + 1; *p; p++)
 		if (*p == '/') {
@@ -48,6 +48,9 @@ static int make_dirs(const char *out, struct rig_err *err)
 	if (make_dir(path, err))
 		return -1;
 	snprintf(path, sizeof(path), "%s/runs", out);
+	if (make_dir(path, err))
+		return -1;
+	snprintf(path, sizeof(path), "%s/bisects", out);
 	return make_dir(path, err);
 }
 
@@ -63,6 +66,8 @@ static int write_site(const struct dash_site *site, sqlite3 *sql, struct dash_st
 	ret = dash_write_run_pages(site, sql, &model, &stats->cycles, err);
 	if (!ret)
 		ret = dash_write_board_pages(site, &model, err);
+	if (!ret)
+		ret = dash_write_bisect_pages(site, &model, err);
 	if (!ret)
 		ret = dash_write_index(site, &model, err);
 	stats->boards = model.n_boards;

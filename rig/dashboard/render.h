@@ -4,10 +4,12 @@
  *   OUT/index.html            board x night matrix and each board's regression line
  *   OUT/boards/<board>.html   history, pass rate per verdict, kernels and knobs, first bad/last good
  *   OUT/runs/<id>.html        cycles, verdicts, phase timings, trends, hang console tails
+ *   OUT/bisects/<id>.html     a bisect (rig bisect): its answer and every step with its runs
  *
  * No script and no external resource: the site works from file:// and any web server. Every
  * string from the database is HTML-escaped. Rendering reads each table once (GROUP BY summaries
- * plus one ordered stream per table), so it is linear in the size of the history.
+ * plus one ordered stream per table; bisects are few and read whole), so it is linear in the size
+ * of the history.
  */
 #ifndef RIG_DASHBOARD_RENDER_H
 #define RIG_DASHBOARD_RENDER_H

@@ -93,19 +93,21 @@ void svg_trend(FILE *f, const char *title, const char *unit, const struct svg_se
 	html_raw(f, "</svg>\n");
 }
 
-void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit)
+void svg_bars(FILE *f, const char *cls, const char *title, const struct svg_bar *bars, size_t n,
+	      const char *unit, double full_scale)
 {
-	double max = 0;
+	double max = full_scale;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && !(full_scale > 0); i++)
 		max = fmax(max, bars[i].value);
 	if (!(max > 0))
 		max = 1;
-	html_rawf(f, "<svg class=\"phases\" width=\"%d\" height=\"%zu\" role=\"img\">"
-		     "<title>phase timings</title>", BAR_LABEL_W + BAR_W + 90, n * BAR_ROW + 4);
+	html_rawf(f, "<svg class=\"%s\" width=\"%d\" height=\"%zu\" role=\"img\"><title>%s</title>",
+		  cls, BAR_LABEL_W + BAR_W + 90, n * BAR_ROW + 4, title);
 	for (size_t i = 0; i < n; i++) {
 		long y = (long)i * BAR_ROW + 2;
-		long w = lround(fmax(1, bars[i].value / max * BAR_W));
+		double v = bars[i].value > max ? max : bars[i].value;
+		long w = lround(fmax(1, v / max * BAR_W));
 
 		html_raw(f, "<text x=\"0\" y=\"");
 		html_long(f, y + 11);
@@ -116,7 +118,7 @@ void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit)
 		html_raw(f, "\" width=\"");
 		html_long(f, w);
 		html_raw(f, "\" height=\"11\" fill=\"");
-		html_raw(f, palette[i % PALETTE_N]);
+		html_raw(f, bars[i].colour ? bars[i].colour : palette[i % PALETTE_N]);
 		html_raw(f, "\"/><text x=\"");
 		html_long(f, BAR_LABEL_W + w + 4);
 		html_raw(f, "\" y=\"");
@@ -128,4 +130,9 @@ void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit)
 		html_raw(f, "</text>");
 	}
 	html_raw(f, "</svg>\n");
+}
+
+void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit)
+{
+	svg_bars(f, "phases", "phase timings", bars, n, unit, 0);
 }

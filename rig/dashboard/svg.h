@@ -16,11 +16,19 @@ void svg_trend(FILE *f, const char *title, const char *unit, const struct svg_se
 	       size_t n_series);
 
 struct svg_bar {
-	const char *label;
+	const char *label;      /* database text: escaped when written */
 	double value;
+	const char *colour;     /* program text; NULL: the palette's colour for the bar's index */
 };
 
-/* One bar per phase, all starting at zero and drawn to one scale, values written beside. */
+/*
+ * Horizontal bars, one per row, all starting at zero and drawn to one scale, values written
+ * beside: full_scale is the value of a full-width bar (0: the largest value). cls is the svg
+ * element's class and title its tooltip (both program text).
+ */
+void svg_bars(FILE *f, const char *cls, const char *title, const struct svg_bar *bars, size_t n,
+	      const char *unit, double full_scale);
+/* One bar per phase (class "phases"), drawn to the largest. */
 void svg_phases(FILE *f, const struct svg_bar *bars, size_t n, const char *unit);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * rig dashboard: render a site from a synthetic history (3 boards, 5 nights: pass, fail, known,
- * infra, aborted and not-run nights, a hang) and check the HTML: matrix cells and their classes,
- * regression lines, board and run pages, every relative link resolving to a file, and hostile
- * database text arriving escaped.
+ * infra, aborted and not-run nights, a hang; bisects found, running without a step, aborted, and
+ * on a board with no run) and check the HTML: matrix cells and their classes, regression lines,
+ * board, run and bisect pages, every relative link resolving to a file, and hostile database text
+ * arriving escaped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include <dirent.h>
 #include <ftw.h>
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +23,11 @@
 #include <unistd.h>
 
 #include "cli/dashboard.h"
+#include "dashboard/bisects.h"
 #include "dashboard/html.h"
 #include "dashboard/render.h"
 #include "dashboard/synth.h"
+#include "results/bisects.h"
 #include "results/db.h"
 
 #define NIGHT0 1793534400.0   /* 2026-11-01 12:00 UTC */
@@ -56,10 +60,53 @@ static const struct night_plan history[N_BOARDS][N_NIGHTS] = {
 };
 static const char *const board_names[N_BOARDS] = { "alpha", "beta", "gamma" };
 
+/*
+ * Bisects. FOUND runs on gamma in the hour before its night-2 run (so that night's cell keeps
+ * its colour) and its steps have runs of their own; RUNNING (gamma, newest, no step yet) has a
+ * hostile plan; ABORTED (alpha) a hostile verdict note and posterior commit; ORPHAN is on a board
+ * that has no run, so no board page.
+ */
+#define PLANTED_PLAN "<script>document.title='plan'</script>"
+#define PLANTED_NOTE "<script>alert('note')</script>"
+#define PLANTED_COMMIT "<img src=x onerror=alert(2)>"
+#define ORPHAN_BOARD "lab<b>9</b>"
+enum { B_FOUND, B_RUNNING, B_ABORTED, B_ORPHAN, N_BISECTS };
+enum { GOOD_SHA, SHA_1, CULPRIT_SHA, BAD_SHA, N_SHAS };
+static const char *const shas[N_SHAS] = {
+	"1111111111aa1111111111111111111111111111", "2222222222bb2222222222222222222222222222",
+	"3333333333cc3333333333333333333333333333", "4444444444dd4444444444444444444444444444",
+};
+#define FOUND_CONFIDENCE 0.97
+
+struct step_plan {
+	int commit;                 /* index into shas */
+	const char *verdict;
+	int cycles, fails;
+	const char *run_status;     /* the step's run, or NULL when it has none (build failed) */
+	int top[3];
+	double p[3];
+};
+
+static const struct step_plan found_steps[] = {
+	{ BAD_SHA, "PFHP", 4, 2, "fail", { CULPRIT_SHA, SHA_1, BAD_SHA }, { 0.5, 0.3, 0.2 } },
+	{ SHA_1, "II no usable cycle: will retry", 2, 0, "infra", { CULPRIT_SHA, SHA_1, BAD_SHA },
+	  { 0.5, 0.3, 0.2 } },
+	{ SHA_1, "build failed: skipped", 0, 0, NULL, { CULPRIT_SHA, SHA_1, BAD_SHA },
+	  { 0.5, 0.3, 0.2 } },
+	{ CULPRIT_SHA, "FFFF", 4, 4, "fail", { CULPRIT_SHA, SHA_1, GOOD_SHA }, { 0.97, 0.02, 0.01 } },
+};
+#define N_FOUND_STEPS (sizeof(found_steps) / sizeof(found_steps[0]))
+#define N_BISECT_RUNS 3         /* found_steps with a run_status */
+#define N_RUNS (14 + N_BISECT_RUNS)
+#define FOUND_START (NIGHT0 + 2 * DAY - 3000)
+#define STEP_SECONDS 600.0
+
 struct fixture {
 	char dir[64];
 	char db[128];
 	char site[128];
+	int64_t bisect[N_BISECTS];
+	int64_t step_run[N_FOUND_STEPS];   /* -1: the step has no run */
 };
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -149,13 +196,29 @@ static void add_cycle(struct results_db *db, int64_t run, const struct night_pla
 	results_cycle_free(c);
 }
 
+/* A run of board with two cycles starting at `at`; log (may be NULL) is its console log. */
+static int64_t add_run_at(struct results_db *db, int board, const struct night_plan *p, double at,
+			  const char *sha, const char *log)
+{
+	struct rig_err err = { 0 };
+	int64_t run;
+	struct results_run_info info = { .board = board_names[board], .plan = "nightly",
+					 .kernel_version = p->kernel, .kernel_sha = sha,
+					 .started_at = at, .knob_freeze_filesystems = RESULTS_KNOB_ON,
+					 .console_log = log, .host = "lab1" };
+
+	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
+	for (int idx = 0; idx < 2; idx++)
+		add_cycle(db, run, p, idx, at + idx * 20);
+	if (log)
+		assert_int_equal(results_add_artefact(db, run, 0, "console-log", log, &err), 0);
+	assert_int_equal(results_run_end(db, run, run_status(p->status), 0, &err), 0);
+	return run;
+}
+
 static void add_run(struct fixture *fx, struct results_db *db, int board, int night)
 {
-	const struct night_plan *p = &history[board][night];
-	struct rig_err err = { 0 };
 	char log[256];
-	double at = NIGHT0 + night * DAY + board * 60;
-	int64_t run;
 	FILE *f;
 
 	/* The console log exists, so the run page's link to it must resolve. */
@@ -164,15 +227,98 @@ static void add_run(struct fixture *fx, struct results_db *db, int board, int ni
 	assert_non_null(f);
 	fputs("console\n", f);
 	fclose(f);
-	struct results_run_info info = { .board = board_names[board], .plan = "nightly",
-					 .kernel_version = p->kernel, .started_at = at,
-					 .knob_freeze_filesystems = RESULTS_KNOB_ON,
-					 .console_log = log, .host = "lab1" };
-	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
-	for (int idx = 0; idx < 2; idx++)
-		add_cycle(db, run, p, idx, at + idx * 20);
-	assert_int_equal(results_add_artefact(db, run, 0, "console-log", log, &err), 0);
-	assert_int_equal(results_run_end(db, run, run_status(p->status), 0, &err), 0);
+	add_run_at(db, board, &history[board][night], NIGHT0 + night * DAY + board * 60, NULL, log);
+}
+
+static void add_step(struct results_db *db, int64_t bisect, int idx, const struct step_plan *sp)
+{
+	struct rig_err err = { 0 };
+	const char *top[3] = { shas[sp->top[0]], shas[sp->top[1]], shas[sp->top[2]] };
+	struct results_bisect_step step = { .idx = idx, .commit = shas[sp->commit],
+					    .cycles = sp->cycles, .fails = sp->fails,
+					    .verdict = sp->verdict, .n_top = 3, .top_commits = top,
+					    .top_probs = sp->p };
+
+	assert_int_equal(results_bisect_add_step(db, bisect, &step, &err), 0);
+}
+
+static int64_t begin_bisect(struct results_db *db, const char *board, const char *plan)
+{
+	struct rig_err err = { 0 };
+	struct results_bisect_info info = { .board = board, .plan = plan, .good = shas[GOOD_SHA],
+					    .bad = shas[BAD_SHA], .confidence = 0.95 };
+	int64_t id;
+
+	assert_int_equal(results_bisect_begin(db, &info, &id, &err), 0);
+	return id;
+}
+
+/* The found bisect, each step's run (on gamma, with the candidate's sha) before the step. */
+static void add_found_bisect(struct fixture *fx, struct results_db *db)
+{
+	struct rig_err err = { 0 };
+
+	fx->bisect[B_FOUND] = begin_bisect(db, board_names[2], "nightly");
+	for (size_t i = 0; i < N_FOUND_STEPS; i++) {
+		const struct step_plan *sp = &found_steps[i];
+		struct night_plan p = { sp->run_status, "6.17.0-bisect", false };
+
+		fx->step_run[i] = -1;
+		if (sp->run_status)
+			fx->step_run[i] = add_run_at(db, 2, &p, FOUND_START + i * STEP_SECONDS + 100,
+						     shas[sp->commit], NULL);
+		add_step(db, fx->bisect[B_FOUND], (int)i, sp);
+	}
+	assert_int_equal(results_bisect_end(db, fx->bisect[B_FOUND], "found", shas[CULPRIT_SHA],
+					    FOUND_CONFIDENCE, &err), 0);
+}
+
+static void add_other_bisects(struct fixture *fx, struct results_db *db)
+{
+	struct rig_err err = { 0 };
+	const char *top[1] = { PLANTED_COMMIT };
+	double p[1] = { 0.4 };
+	struct results_bisect_step hostile = { .idx = 0, .commit = shas[SHA_1], .cycles = 2,
+					       .fails = 1, .verdict = "PF " PLANTED_NOTE,
+					       .n_top = 1, .top_commits = top, .top_probs = p };
+
+	fx->bisect[B_RUNNING] = begin_bisect(db, board_names[2], PLANTED_PLAN);
+	fx->bisect[B_ABORTED] = begin_bisect(db, board_names[0], "nightly");
+	assert_int_equal(results_bisect_add_step(db, fx->bisect[B_ABORTED], &hostile, &err), 0);
+	assert_int_equal(results_bisect_end(db, fx->bisect[B_ABORTED], "aborted", NULL, -1.0, &err),
+			 0);
+	fx->bisect[B_ORPHAN] = begin_bisect(db, ORPHAN_BOARD, NULL);
+	assert_int_equal(results_bisect_end(db, fx->bisect[B_ORPHAN], "error", NULL, -1.0, &err), 0);
+}
+
+__attribute__((format(printf, 2, 3))) static void exec_sql(sqlite3 *sql, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (sqlite3_exec(sql, text, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", text, sqlite3_errmsg(sql));
+}
+
+/* The writer stamps bisects and steps with the clock: move them into the fixture's nights. */
+static void place_bisects(const struct fixture *fx)
+{
+	const double start[N_BISECTS] = { FOUND_START, NIGHT0 + 4 * DAY + 3600,
+					  NIGHT0 + 4 * DAY - 7200, NIGHT0 + 3 * DAY };
+	sqlite3 *sql;
+
+	assert_int_equal(sqlite3_open(fx->db, &sql), SQLITE_OK);
+	for (int b = 0; b < N_BISECTS; b++) {
+		exec_sql(sql, "UPDATE bisects SET started_at = %.3f, ended_at = CASE WHEN ended_at"
+			 " IS NOT NULL THEN %.3f END WHERE id = %lld", start[b],
+			 start[b] + (N_FOUND_STEPS + 1) * STEP_SECONDS, (long long)fx->bisect[b]);
+		exec_sql(sql, "UPDATE bisect_steps SET at = %.3f + (idx + 1) * %.3f WHERE bisect_id"
+			 " = %lld", start[b], STEP_SECONDS, (long long)fx->bisect[b]);
+	}
+	sqlite3_close(sql);
 }
 
 static void fill_history(struct fixture *fx)
@@ -189,7 +335,10 @@ static void fill_history(struct fixture *fx)
 		for (int board = 0; board < N_BOARDS; board++)
 			if (history[board][night].status)
 				add_run(fx, db, board, night);
+	add_found_bisect(fx, db);
+	add_other_bisects(fx, db);
 	results_close(db);
+	place_bisects(fx);
 }
 
 static int setup(void **state)
@@ -213,7 +362,7 @@ static int setup(void **state)
 		fprintf(stderr, "render: %s\n", err.msg);
 		return -1;
 	}
-	return stats.runs == 14 && stats.boards == N_BOARDS ? 0 : -1;
+	return stats.runs == N_RUNS && stats.boards == N_BOARDS ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -421,10 +570,10 @@ static size_t check_links(const char *dir, const char *page)
 static void test_links_resolve(void **state)
 {
 	const struct fixture *fx = *state;
-	const char *subdirs[] = { "boards", "runs" };
+	const char *subdirs[] = { "boards", "runs", "bisects" };
 	size_t links = check_links(fx->site, "index.html");
 
-	for (size_t s = 0; s < 2; s++) {
+	for (size_t s = 0; s < 3; s++) {
 		char dir[256];
 		DIR *d;
 		struct dirent *e;
@@ -437,8 +586,229 @@ static void test_links_resolve(void **state)
 				links += check_links(dir, e->d_name);
 		closedir(d);
 	}
-	/* 14 runs linked from the matrix, boards and back; every page has a nav link. */
-	assert_true(links > 14 * 3);
+	/* Runs linked from the matrix, boards and back; every page has a nav link. */
+	assert_true(links > N_RUNS * 3);
+}
+
+static char *bisect_page(const struct fixture *fx, int which)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "bisects/%lld.html", (long long)fx->bisect[which]);
+	return read_page(fx, rel);
+}
+
+/* The text between the first `from` and the next `to` after it, as a copy. */
+static char *between(const char *html, const char *from, const char *to)
+{
+	const char *start = strstr(html, from), *end;
+
+	if (!start)
+		fail_msg("no '%s'", from);
+	end = strstr(start, to);
+	assert_non_null(end);
+	return strndup(start, (size_t)(end - start));
+}
+
+static void short_sha(int sha, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.12s", shas[sha]);
+}
+
+static void test_board_bisects(void **state)
+{
+	const struct fixture *fx = *state;
+	char *gamma = read_page(fx, "boards/gamma.html"), *beta = read_page(fx, "boards/beta.html");
+	char *alpha = read_page(fx, "boards/alpha.html");
+	char *table = between(gamma, "<table id=\"bisects\">", "</table>");
+	char found_link[64], running_link[64], answer[128], good_bad[256];
+	char culprit[16], good[16], bad[16];
+
+	short_sha(CULPRIT_SHA, culprit, sizeof(culprit));
+	short_sha(GOOD_SHA, good, sizeof(good));
+	short_sha(BAD_SHA, bad, sizeof(bad));
+	snprintf(found_link, sizeof(found_link), "<a class=\"found\" href=\"../bisects/%lld.html\">",
+		 (long long)fx->bisect[B_FOUND]);
+	snprintf(running_link, sizeof(running_link), "<a class=\"running\" href=\"../bisects/"
+		 "%lld.html\">", (long long)fx->bisect[B_RUNNING]);
+	snprintf(answer, sizeof(answer), "<code class=\"answer\" title=\"%s\">%s</code> (%.3f)",
+		 shas[CULPRIT_SHA], culprit, FOUND_CONFIDENCE);
+	snprintf(good_bad, sizeof(good_bad), ">%s</code>..<code title=\"%s\">%s</code>", good,
+		 shas[BAD_SHA], bad);
+	assert_int_equal(count(table, "<tr><td>"), 2);
+	/* Newest first: the running bisect, then the found one. */
+	assert_non_null(strstr(table, running_link));
+	assert_true(strstr(table, running_link) < strstr(table, found_link));
+	assert_non_null(strstr(table, "<td class=\"found\">found</td>"));
+	assert_non_null(strstr(table, "<td class=\"running\">running</td>"));
+	assert_non_null(strstr(table, answer));
+	assert_non_null(strstr(table, good_bad));
+	assert_null(strstr(table, "<script"));
+	assert_non_null(strstr(table, "&lt;script&gt;document.title=&#39;plan&#39;"));
+	/* Found: 4 steps and their cycles; running: none yet and no answer. */
+	assert_non_null(strstr(table, "</td><td>4</td><td>10</td></tr>"));
+	assert_non_null(strstr(table, "<td>&ndash;</td><td>0</td><td>0</td></tr>"));
+	assert_non_null(strstr(alpha, "<td class=\"aborted\">aborted</td>"));
+	assert_null(strstr(beta, "Bisects"));
+	free(table), free(gamma), free(beta), free(alpha);
+}
+
+/* The <tr> of step idx on a bisect page, as a copy. */
+static char *step_row(const char *html, int idx)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "<tr id=\"step-%d\">", idx);
+	return between(html, key, "</tr>");
+}
+
+static void assert_outcomes(const char *row, const char *letters)
+{
+	const char *cells = strstr(row, "<td class=\"outcomes\">");
+
+	assert_non_null(cells);
+	assert_int_equal(count(cells, "<span class=\"oc "), strspn(letters, "PFHI"));
+	for (size_t i = 0; letters[i] && strchr("PFHI", letters[i]); i++) {
+		char span[64];
+
+		snprintf(span, sizeof(span), "<span class=\"oc o%c\"", letters[i] | 0x20);
+		cells = strstr(cells, span);
+		if (!cells)
+			fail_msg("outcome %zu of %s: no %s in %s", i, letters, span, row);
+		cells++;
+	}
+}
+
+/* The step's runs cell links exactly its own run, or says there is none. */
+static void assert_step_run(const char *row, int64_t run)
+{
+	char link[64];
+
+	if (run < 0) {
+		assert_int_equal(count(row, "href=\"../runs/"), 0);
+		return;
+	}
+	snprintf(link, sizeof(link), "href=\"../runs/%lld.html\"", (long long)run);
+	assert_non_null(strstr(row, link));
+	assert_int_equal(count(row, "href=\"../runs/"), 1);
+}
+
+static void test_bisect_page(void **state)
+{
+	const struct fixture *fx = *state;
+	char *html = bisect_page(fx, B_FOUND);
+	size_t answers = 1;    /* the summary's "first bad commit" */
+
+	assert_non_null(strstr(html, "<span id=\"status\" class=\"found\">found</span>"));
+	assert_non_null(strstr(html, "<a href=\"../boards/gamma.html\">gamma</a>"));
+	assert_non_null(strstr(html, "<svg class=\"posterior\""));
+	assert_int_equal(count(html, "<tr id=\"step-"), N_FOUND_STEPS);
+	for (size_t i = 0; i < N_FOUND_STEPS; i++) {
+		const struct step_plan *sp = &found_steps[i];
+		char *row = step_row(html, (int)i);
+		const char *note = strchr(sp->verdict, ' ');
+		char cells[64];
+
+		assert_outcomes(row, sp->verdict);
+		if (strspn(sp->verdict, "PFHI") == 0)
+			note = sp->verdict;
+		if (note)
+			assert_non_null(strstr(row, note + (note[0] == ' ')));
+		snprintf(cells, sizeof(cells), "<td>%d</td><td>%d</td>", sp->cycles, sp->fails);
+		assert_non_null(strstr(row, cells));
+		assert_step_run(row, fx->step_run[i]);
+		answers += sp->commit == CULPRIT_SHA;
+		for (size_t t = 0; t < 3; t++)
+			answers += sp->top[t] == CULPRIT_SHA;
+		free(row);
+	}
+	/* The answer is highlighted wherever it appears, and nothing else is. */
+	assert_int_equal(count(html, "<code class=\"answer\""), answers);
+	assert_int_equal(count(html, "<code class=\"answer\" title=\""), answers);
+	free(html);
+}
+
+static void test_bisect_edge_cases(void **state)
+{
+	const struct fixture *fx = *state;
+	char *running = bisect_page(fx, B_RUNNING), *aborted = bisect_page(fx, B_ABORTED);
+	char *orphan = bisect_page(fx, B_ORPHAN);
+	char *row = step_row(aborted, 0);
+
+	/* Running, no step yet: no end, no answer, no chart. */
+	assert_non_null(strstr(running, "class=\"running\">running</span>"));
+	assert_non_null(strstr(running, "<p id=\"no-steps\">"));
+	assert_non_null(strstr(running, "<th>ended</th><td>not yet</td>"));
+	assert_null(strstr(running, "<svg"));
+	assert_null(strstr(running, "class=\"answer\""));
+	assert_null(strstr(running, "<script"));
+	assert_non_null(strstr(running, "&lt;script&gt;document.title=&#39;plan&#39;&lt;/script&gt;"));
+	/* Aborted with a hostile note and posterior commit: letters kept, the rest escaped. */
+	assert_outcomes(row, "PF");
+	assert_non_null(strstr(row, "&lt;script&gt;alert(&#39;note&#39;)&lt;/script&gt;"));
+	assert_non_null(strstr(row, "&lt;img src=x o</code> 0.400"));   /* 12 characters shown */
+	assert_null(strstr(aborted, "<script"));
+	assert_null(strstr(aborted, "<img"));
+	assert_non_null(strstr(aborted, "class=\"aborted\">aborted</span>"));
+	/* A board with no run has no page to link: its name is text, escaped. */
+	assert_non_null(strstr(orphan, "bisect #"));
+	assert_non_null(strstr(orphan, "on lab&lt;b&gt;9&lt;/b&gt;: <span id=\"status\" "
+				       "class=\"infra\">error</span>"));
+	assert_null(strstr(orphan, "<b>"));
+	assert_null(strstr(orphan, "boards/"));
+	free(row), free(running), free(aborted), free(orphan);
+}
+
+static void test_index_bisects(void **state)
+{
+	const struct fixture *fx = *state;
+	char *html = read_page(fx, "index.html");
+	char *list = between(html, "<ul id=\"bisects\">", "</ul>");
+
+	/* Every bisect was active during the nights shown (all of them: --nights 0). */
+	assert_int_equal(count(list, "<li>"), N_BISECTS);
+	for (int b = 0; b < N_BISECTS; b++) {
+		char link[64];
+
+		snprintf(link, sizeof(link), "href=\"bisects/%lld.html\"", (long long)fx->bisect[b]);
+		assert_non_null(strstr(list, link));
+	}
+	/* Most recently active first: the running bisect started after everything else. */
+	assert_true(strstr(list, "class=\"running\"") < strstr(list, "class=\"found\""));
+	assert_non_null(strstr(list, "on <a href=\"boards/gamma.html\">gamma</a>"));
+	assert_non_null(strstr(list, "on lab&lt;b&gt;9&lt;/b&gt; (no plan)"));
+	assert_null(strstr(list, "<script"));
+	assert_null(strstr(list, "<b>"));
+	free(list), free(html);
+}
+
+static void test_verdict_split(void **state)
+{
+	static const struct {
+		const char *verdict;
+		size_t letters;
+		const char *note;
+	} cases[] = {
+		{ "PPHP", 4, NULL },
+		{ "PPHP no usable cycle: will retry", 4, "no usable cycle: will retry" },
+		{ "build failed: skipped", 0, "build failed: skipped" },
+		{ "Pass", 0, "Pass" },      /* letters must be a word of their own */
+		{ "IIII ", 4, NULL },
+		{ "", 0, NULL },
+		{ NULL, 0, NULL },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *note;
+		size_t n;
+
+		dash_verdict_split(cases[i].verdict, &n, &note);
+		assert_int_equal(n, cases[i].letters);
+		if (cases[i].note)
+			assert_string_equal(note, cases[i].note);
+		else
+			assert_null(note);
+	}
 }
 
 static void test_html_helpers(void **state)
@@ -530,6 +900,11 @@ int main(void)
 		cmocka_unit_test(test_board_page),
 		cmocka_unit_test(test_run_page),
 		cmocka_unit_test(test_hostile_text_escaped),
+		cmocka_unit_test(test_board_bisects),
+		cmocka_unit_test(test_bisect_page),
+		cmocka_unit_test(test_bisect_edge_cases),
+		cmocka_unit_test(test_index_bisects),
+		cmocka_unit_test(test_verdict_split),
 		cmocka_unit_test(test_links_resolve),
 		cmocka_unit_test(test_html_helpers),
 		cmocka_unit_test(test_cli),
