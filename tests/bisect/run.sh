@@ -56,6 +56,10 @@ dir=$(sed -n 's/^rig bisect: .*directory \(.*\)$/\1/p' "$work/bisect.log")
 check "bisect: the text log has every step" \
     [ "$(grep -c '^step ' "$dir/bisect.log" 2>/dev/null)" -eq "$(sql "$db" "SELECT count(*) FROM bisect_steps")" ]
 
+"$rig" dashboard --db "$db" --out "$work/dash" >"$work/dash.log" 2>&1
+check "bisect: the dashboard has a page for it naming the answer" \
+    grep -lq "${culprit:0:12}" "$work/dash/bisects/$(sql "$db" "SELECT max(id) FROM bisects").html"
+
 # --- negative control: no bad commit in the range -> inconclusive, nobody blamed ----------
 before=$(git --git-dir="$repo" rev-parse "$culprit^")
 "$rig" bisect --board qemu --plan tests/bisect/plan.yaml --kernel-src "$repo" --good "$good" \
