@@ -76,6 +76,16 @@ if [ -e "$faults/bzImage" ]; then
         [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%filesystems_thaw%'")" -ge 1 ]
     check "known issues: a fresh WARN still fails the run (exit 1)" [ "$RC" -eq 1 ]
 
+    # Positive control of the same: the smoke run above (mmap journal writers, knob 1, default
+    # kernel) passed clean-resume on every cycle.
+    run fault-unfreezable tests/e2e/plans/unfreezable.yaml --kernel "$faults" --append rig_fault=unfreezable-pagefault
+    check "clean-resume negative control: the suspend failed in the task freezer" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='suspend' AND v.result='fail' AND v.detail LIKE '%last_failed_step=freeze%'")" -ge 1 ]
+    check "clean-resume negative control: fails naming the journal writers that refused to freeze" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%refusing to freeze%' AND v.detail LIKE '%task:journal-writer%'")" -ge 1 ]
+    check "clean-resume negative control: the refusing tasks are stored as freeze-stuck-task events" \
+        [ "$(sql "$db" "SELECT count(*) FROM events e JOIN cycles c ON e.cycle_id=c.id WHERE c.run_id=$RUN_ID AND e.kind='freeze-stuck-task' AND e.text LIKE '%journal-writer%'")" -ge 1 ]
+
     run fault-owner tests/e2e/plans/owner.yaml --kernel "$faults" --append rig_fault=thaw-not-owned
     check "owner negative control: the kernel thawed a userspace freeze" [ "$(verdicts "$RUN_ID" owner fail)" -ge 1 ]
 else
