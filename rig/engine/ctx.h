@@ -11,28 +11,13 @@
 #include "engine/session.h"
 #include "results/cycle.h"
 #include "results/db.h"
+#include "engine/trace_window.h"
 
 struct board_state {              /* what the board said after its last boot */
 	char kernel_version[64];
 	int knob_freeze_filesystems;  /* -1 = absent (a kernel without the series) */
 	int knob_sync_on_suspend;
 	char boot_id[64];
-};
-
-#define MAX_TRACED_DEVS 16
-
-struct frozen_dev {               /* one superblock the kernel froze */
-	char dev[40];                 /* s_id: "sda1", "loop0" */
-	uint64_t frozen_ns;           /* freeze_super returned */
-	uint64_t thawed_ns;           /* thaw_super called; 0 = never */
-};
-
-struct frozen_window {            /* from the kernel's own trace, CLOCK_BOOTTIME ns */
-	bool seen;
-	uint64_t freeze_ns, freeze_done_ns, thaw_ns, thaw_done_ns;
-	char order[256];              /* devices in the order freeze_super saw them */
-	struct frozen_dev devs[MAX_TRACED_DEVS];
-	unsigned n_frozen;
 };
 
 struct engine_ctx {

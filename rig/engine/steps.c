@@ -20,8 +20,15 @@ static long long ms(unsigned seconds)
 static int wait_failed(struct engine_ctx *ctx, enum wait_result r, struct results_cycle *cyc,
 		       const char *phase, struct rig_err *err)
 {
-	if (r == WAIT_TIMEOUT)
-		return hang_record(ctx, cyc, phase, err);
+	if (r == WAIT_TIMEOUT) {
+		int rc = hang_record(ctx, cyc, phase, err);
+
+		/* A hang while freezing or thawing filesystems is an order failure when a loop
+		 * filesystem is mounted: judged from the trace hang_record had dumped. */
+		if (rc == 1 && cyc && collect_order_after_hang(ctx, cyc, err) < 0)
+			return -1;
+		return rc;
+	}
 	if (r == WAIT_STOPPED)
 		return 2;
 	return -1;

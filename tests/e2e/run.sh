@@ -86,6 +86,13 @@ if [ -e "$faults/bzImage" ]; then
     check "clean-resume negative control: the refusing tasks are stored as freeze-stuck-task events" \
         [ "$(sql "$db" "SELECT count(*) FROM events e JOIN cycles c ON e.cycle_id=c.id WHERE c.run_id=$RUN_ID AND e.kind='freeze-stuck-task' AND e.text LIKE '%journal-writer%'")" -ge 1 ]
 
+    # Positive control of order: the smoke run's order verdicts passed (loop fs frozen first).
+    run fault-order tests/e2e/plans/order.yaml --kernel "$faults" --append rig_fault=forward-freeze-order
+    check "order negative control: the suspend hangs freezing filesystems (hang in phase suspend)" \
+        [ "$(sql "$db" "SELECT status || ':' || hang_phase FROM cycles WHERE run_id=$RUN_ID AND idx=0")" = "hang:suspend" ]
+    check "order negative control: order fails, xfs frozen before the loop fs, loop0's freeze never returned" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='order' AND v.result='fail' AND v.detail LIKE '%sda1 (holding%' AND v.detail LIKE '%freeze_super(loop0) did not return%'")" -eq 1 ]
+
     run fault-owner tests/e2e/plans/owner.yaml --kernel "$faults" --append rig_fault=thaw-not-owned
     check "owner negative control: the kernel thawed a userspace freeze" [ "$(verdicts "$RUN_ID" owner fail)" -ge 1 ]
 else
