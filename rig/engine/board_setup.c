@@ -66,6 +66,20 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err)
 	return 0;
 }
 
+int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err)
+{
+	char line[256];
+
+	if (ctx->fio_acked.n == 0)
+		return 0;
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
+	if (session_query(ctx->s, "rig-dut start-workloads fio", ctx->t.command, line, sizeof(line),
+			  err) < 0)
+		return -1;
+	session_say(ctx->s, "fio restarted: %s", line);
+	return 0;
+}
+
 int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err)
 {
 	if (read_identity(ctx, err) < 0 || board_apply_knobs(ctx, err) < 0 || arm_trace(ctx, err) < 0)

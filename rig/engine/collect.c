@@ -359,6 +359,70 @@ int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const stru
 	return 0;
 }
 
+static bool plan_runs(const struct plan *plan, const char *workload)
+{
+	for (size_t i = 0; i < plan->n_workloads; i++)
+		if (strcmp(plan->workloads[i], workload) == 0)
+			return true;
+	return false;
+}
+
+int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
+	if (!plan_runs(ctx->plan, "fio"))
+		return 0;
+	if (session_exec_verified(ctx->s, "rig-dut fio-checkpoint", ctx->t.command, &reply, err) < 0)
+		return -1;
+	for (size_t i = 0; i < reply.n_lines; i++)
+		fio_ack_feed(&ctx->fio_acked, reply.lines[i]);
+	agent_reply_free(&reply);
+	for (size_t i = 0; i < ctx->fio_acked.n; i++) {
+		const struct fio_ack *k = &ctx->fio_acked.items[i];
+
+		if (*k->error)
+			session_say(ctx->s, "  fio checkpoint on %s: %s", k->fs, k->error);
+		else
+			session_say(ctx->s, "  fio stopped on %s: %" PRIu64 " writes acknowledged",
+				    k->fs, k->written);
+	}
+	return 0;
+}
+
+static int fio_verify_one(struct engine_ctx *ctx, struct results_cycle *cyc,
+			  const struct fio_ack *k, struct rig_err *err)
+{
+	char cmd[2300], line[600] = "", detail[512];
+	enum results_verdict_result r;
+	long verified;
+
+	if (!*k->error) {
+		snprintf(cmd, sizeof(cmd), "rig-dut fio-verify %s=%s", k->fs, k->state);
+		if (session_query(ctx->s, cmd, ctx->t.command * 2, line, sizeof(line), err) < 0)
+			return -1;
+	}
+	r = fio_verify_judge(k, line, &verified, detail, sizeof(detail));
+	results_cycle_add_measurement(cyc, "fio_blocks_acked", k->fs, (double)k->written, "blocks",
+				      err);
+	if (verified >= 0)
+		results_cycle_add_measurement(cyc, "fio_blocks_verified", k->fs, (double)verified,
+					      "blocks", err);
+	return verdict_add(ctx, cyc, "no-loss", k->fs, r, detail,
+			   r == RESULTS_VERDICT_PASS ? NULL : (const char *const[]){ detail },
+			   r == RESULTS_VERDICT_PASS ? 0 : 1, err);
+}
+
+int collect_fio_verify(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
+{
+	for (size_t i = 0; i < ctx->fio_acked.n; i++)
+		if (fio_verify_one(ctx, cyc, &ctx->fio_acked.items[i], err) < 0)
+			return -1;
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
+	return 0;
+}
+
 int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
 {
 	struct agent_reply reply;

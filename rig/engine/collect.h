@@ -26,6 +26,11 @@ int collect_owner(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_
  * acknowledgement seen on the console before the failure. */
 int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const struct acks *acked,
 		   struct rig_err *err);
+/* Stop fio and keep what it had written (its verify state per filesystem) in ctx->fio_acked,
+ * before a forced failed resume; nothing when the plan runs no fio. */
+int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err);
+/* no-loss verdicts from fio after the reboot: a verify-only pass per checkpointed filesystem. */
+int collect_fio_verify(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 /* fsck verdicts: the filesystems' own read-only checkers on the unmounted filesystems. */
 int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 

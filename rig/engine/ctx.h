@@ -11,6 +11,7 @@
 #include "engine/session.h"
 #include "results/cycle.h"
 #include "results/db.h"
+#include "engine/fio_check.h"
 #include "engine/trace_window.h"
 
 struct board_state {              /* what the board said after its last boot */
@@ -32,6 +33,7 @@ struct engine_ctx {
 	long s_id_offset;             /* struct super_block.s_id, -1 unknown */
 	struct plan_knob knob;        /* what the plan last asked for */
 	char *owner_pending;          /* a filesystem frozen from userspace before the next suspend */
+	struct fio_acks fio_acked;    /* fio's verify states at the last checkpoint */
 	bool needs_boot;              /* the board went down: boot before the next step */
 	struct engine_totals *totals;
 	unsigned cycle_no, cycle_total;
@@ -52,6 +54,9 @@ int board_prepare(struct engine_ctx *ctx, struct rig_err *err);
 int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err);
 int board_apply_knobs(struct engine_ctx *ctx, struct rig_err *err);
 int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err);
+/* fio again after a checkpoint stopped it and the failure it was taken for did not happen (the
+ * board came back by itself). */
+int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err);
 /* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1). */
 int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
 		    struct rig_err *err);
