@@ -55,6 +55,8 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err)
 	char cmd[256] = "rig-dut start-workloads", line[256];
 	size_t used = strlen(cmd);
 
+	/* fresh writers: an earlier checkpoint (a step that hung after it) no longer applies */
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
 	if (ctx->plan->n_workloads == 0)
 		return 0;
 	for (size_t i = 0; i < ctx->plan->n_workloads; i++)

@@ -112,10 +112,20 @@ static int wake_board(struct engine_ctx *ctx, enum wake_source wake, struct rig_
 	return 0;
 }
 
+/* rig-dut's report line ("result=..."): the shell's own complaints (a failed write to
+ * /sys/power/state: "sh: write error: Device or resource busy") come before it. */
+static const char *result_line(const struct agent_reply *reply)
+{
+	for (size_t i = 0; i < reply->n_lines; i++)
+		if (kv_long(reply->lines[i], "result", -1) >= 0)
+			return reply->lines[i];
+	return reply->n_lines ? reply->lines[0] : "";
+}
+
 static int suspend_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
 			   const struct agent_reply *reply, bool slept, struct rig_err *err)
 {
-	const char *line = reply->n_lines ? reply->lines[0] : "";
+	const char *line = result_line(reply);
 	long result = kv_long(line, "result", -1), successes = kv_long(line, "successes", 0);
 	char detail[384];
 
