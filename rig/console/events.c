@@ -15,6 +15,9 @@ struct event_rule {
 };
 
 #define PM_OPT "^(PM: )?"
+/* The rig's kprobe events (rig-dut trace-setup) */
+#define RIG_TRACE_EVENTS \
+	"(fs_freeze|fs_freeze_done|fs_thaw|fs_thaw_done|freeze_super|freeze_super_ret|thaw_super)"
 
 /* Order matters: the first rule that matches wins (lockdep before generic WARNING, GPF
  * before Oops, failures before completions). */
@@ -90,6 +93,14 @@ static const struct event_rule kernel_rules[] = {
 	{ KEV_PM_TRACE_HASH, "^PM: +hash matches ([^ ]+):([0-9]+)", 0, 1, 2, 0, 0 },
 	{ KEV_PM_TRACE_HASH, "^(.+): hash matches$", 1, 0, 0, 0, 0 },
 	{ KEV_SPLAT_BANNER, "^={20,}$", 0, 0, 0, 0, 0 },
+	/* ftrace_dump() (SysRq-z) prints the latency format, "rig-dut-280  1..... 2722389us :
+	 * freeze_super: (freeze_super+0x4/0x360) who=9 dev=\"loop0\""; the trace file's own format
+	 * has "[001] ..... 12.345678: " instead. */
+	{ KEV_RIG_TRACE, "^ *[^ ].*-[0-9]+ +[0-9][^ ]* +([0-9]+)us : " RIG_TRACE_EVENTS ": ",
+	  2, 0, 0, 1, 0 },
+	{ KEV_RIG_TRACE,
+	  "^ *[^ ].*-[0-9]+ +\\[[0-9]+\\] +[^ ]+ +([0-9]+\\.[0-9]+): " RIG_TRACE_EVENTS ": ",
+	  2, 0, 0, 0, 1 },
 };
 
 static const struct event_rule agent_rules[] = {
@@ -133,7 +144,8 @@ static const char *const kind_names[KEV_COUNT] = {
 	[KEV_SPLAT_BANNER] = "splat-banner", [KEV_HUNG_TASK] = "hung-task",
 	[KEV_PANIC] = "panic", [KEV_SOFT_LOCKUP] = "soft-lockup",
 	[KEV_HARD_LOCKUP] = "hard-lockup", [KEV_PM_TRACE_MAGIC] = "pm-trace-magic",
-	[KEV_PM_TRACE_HASH] = "pm-trace-hash", [KEV_AGENT_READY] = "agent-ready",
+	[KEV_PM_TRACE_HASH] = "pm-trace-hash", [KEV_RIG_TRACE] = "rig-trace",
+	[KEV_AGENT_READY] = "agent-ready",
 	[KEV_AGENT_BEGIN] = "agent-begin", [KEV_AGENT_END] = "agent-end",
 };
 

@@ -53,6 +53,10 @@ enum kevent_kind {
 	KEV_HARD_LOCKUP,            /* num = CPU */
 	KEV_PM_TRACE_MAGIC,         /* arg = "user:file:dev" */
 	KEV_PM_TRACE_HASH,          /* file:line, or arg = device */
+	KEV_RIG_TRACE,              /* one of the rig's kprobe events in a SysRq-z trace dump
+				     * (workloads/agent/rig-dut.sh trace-setup): arg = event; the
+				     * stamp in num (latency format: us since the buffer's start) or
+				     * value (default format: seconds) */
 	KEV_AGENT_READY,
 	KEV_AGENT_BEGIN,            /* num = seq */
 	KEV_AGENT_END,              /* num = seq, value = rc */

@@ -55,6 +55,8 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err)
 	char cmd[256] = "rig-dut start-workloads", line[256];
 	size_t used = strlen(cmd);
 
+	/* fresh writers: an earlier checkpoint (a step that hung after it) no longer applies */
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
 	if (ctx->plan->n_workloads == 0)
 		return 0;
 	for (size_t i = 0; i < ctx->plan->n_workloads; i++)
@@ -63,6 +65,20 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err)
 	if (session_query(ctx->s, cmd, ctx->t.command, line, sizeof(line), err) < 0)
 		return -1;
 	session_say(ctx->s, "workloads: %s", line);
+	return 0;
+}
+
+int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err)
+{
+	char line[256];
+
+	if (ctx->fio_acked.n == 0)
+		return 0;
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
+	if (session_query(ctx->s, "rig-dut start-workloads fio", ctx->t.command, line, sizeof(line),
+			  err) < 0)
+		return -1;
+	session_say(ctx->s, "fio restarted: %s", line);
 	return 0;
 }
 

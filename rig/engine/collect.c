@@ -9,26 +9,6 @@
 
 #include "util/kv.h"
 
-static void note_freeze(struct frozen_window *w, const char *dev)
-{
-	size_t used = strlen(w->order);
-
-	snprintf(w->order + used, sizeof(w->order) - used, "%s%s", used ? "," : "", dev);
-	if (w->n_frozen < MAX_TRACED_DEVS) {
-		snprintf(w->devs[w->n_frozen].dev, sizeof(w->devs[0].dev), "%s", dev);
-		w->devs[w->n_frozen].frozen_ns = 0;
-		w->devs[w->n_frozen].thawed_ns = 0;
-		w->n_frozen++;
-	}
-}
-
-static void note_thaw(struct frozen_window *w, const char *dev, uint64_t ns)
-{
-	for (unsigned i = 0; i < w->n_frozen; i++)
-		if (strcmp(w->devs[i].dev, dev) == 0 && !w->devs[i].thawed_ns)
-			w->devs[i].thawed_ns = ns;
-}
-
 /* "fs_freeze 123 ", "freeze_super 456 loop0" ... -> the window and the freeze order. */
 int collect_trace(struct engine_ctx *ctx, struct frozen_window *w, struct rig_err *err)
 {
@@ -43,23 +23,7 @@ int collect_trace(struct engine_ctx *ctx, struct frozen_window *w, struct rig_er
 
 		if (sscanf(reply.lines[i], "%31s %" SCNu64 " %39s", ev, &ns, dev) < 2)
 			continue;
-		if (strcmp(ev, "fs_freeze") == 0 && !w->freeze_ns)
-			w->freeze_ns = ns, w->seen = true;
-		else if (strcmp(ev, "fs_freeze_done") == 0 && !w->freeze_done_ns)
-			w->freeze_done_ns = ns;
-		else if (strcmp(ev, "fs_thaw") == 0)
-			w->thaw_ns = ns;
-		else if (strcmp(ev, "fs_thaw_done") == 0)
-			w->thaw_done_ns = ns;
-		/* Only the kernel's own freeze, between filesystems_freeze() and the thaw: a
-		 * userspace fsfreeze before the suspend is not part of it. */
-		else if (strcmp(ev, "freeze_super") == 0 && *dev && w->seen && w->thaw_ns == 0)
-			note_freeze(w, dev);
-		else if (strcmp(ev, "freeze_super_ret") == 0 && w->n_frozen &&
-			 !w->devs[w->n_frozen - 1].frozen_ns)
-			w->devs[w->n_frozen - 1].frozen_ns = ns;
-		else if (strcmp(ev, "thaw_super") == 0 && *dev)
-			note_thaw(w, dev, ns);
+		window_feed(w, ev, ns, dev);
 	}
 	agent_reply_free(&reply);
 	return 0;
@@ -249,22 +213,79 @@ int collect_writers_alive(struct engine_ctx *ctx, char *dead, size_t size, struc
 	return 0;
 }
 
-/* The loop filesystem lives on sata-xfs: it must be frozen first (reverse superblock order). */
+/* The s_id of the filesystem holding the board's first image filesystem (the one whose mount
+ * point is the longest prefix of the image's path) into out: "" when unknown; NULL when the
+ * board has no image filesystem. */
+static const char *image_backing(const struct board *b, char *out, size_t size)
+{
+	size_t best = 0;
+	bool any = false;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < b->n_filesystems; i++) {
+		const char *image = b->filesystems[i].device;
+
+		if (strncmp(image, "/dev/", 5) == 0)
+			continue;
+		any = true;
+		for (size_t k = 0; k < b->n_filesystems; k++) {
+			const char *mnt = b->filesystems[k].mount, *dev = b->filesystems[k].device;
+			size_t n = strlen(mnt);
+
+			if (k != i && n > best && strncmp(image, mnt, n) == 0 && image[n] == '/' &&
+			    strncmp(dev, "/dev/", 5) == 0) {
+				best = n;
+				snprintf(out, size, "%s", strrchr(dev, '/') + 1);
+			}
+		}
+		break;
+	}
+	return any ? out : NULL;
+}
+
+static int order_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
+			 const struct frozen_window *w, bool hung, struct rig_err *err)
+{
+	char backing[64], detail[512];
+	enum results_verdict_result r =
+		order_judge(w, ctx->st.knob_freeze_filesystems == 1,
+			    image_backing(ctx->board, backing, sizeof(backing)), hung, detail,
+			    sizeof(detail));
+
+	return verdict_add(ctx, cyc, "order", NULL, r, detail,
+			   r == RESULTS_VERDICT_FAIL ? (const char *const[]){ detail } : NULL,
+			   r == RESULTS_VERDICT_FAIL ? 1 : 0, err);
+}
+
 int collect_order(struct engine_ctx *ctx, struct results_cycle *cyc, const struct frozen_window *w,
 		  struct rig_err *err)
 {
-	const char *loop = strstr(w->order, "loop");
-	char detail[320];
+	return order_verdict(ctx, cyc, w, false, err);
+}
 
-	snprintf(detail, sizeof(detail), "freeze order: %s", *w->order ? w->order : "(none traced)");
-	if (ctx->st.knob_freeze_filesystems != 1 || !loop)
-		return verdict_add(ctx, cyc, "order", NULL, RESULTS_VERDICT_SKIP, detail, NULL, 0, err);
-	/* Every device frozen before the loop device would be one frozen under it. */
-	for (const char *p = w->order; p < loop; p++)
-		if (strncmp(p, "sd", 2) == 0 || strncmp(p, "nvme", 4) == 0)
-			return verdict_add(ctx, cyc, "order", NULL, RESULTS_VERDICT_FAIL, detail,
-					   (const char *const[]){ detail }, 1, err);
-	return verdict_add(ctx, cyc, "order", NULL, RESULTS_VERDICT_PASS, detail, NULL, 0, err);
+/* The rig's trace events a SysRq-z dump put on the console since the last drain. Latency
+ * format stamps are microseconds since the buffer's start (num), the default format's seconds
+ * (value): only their order matters here. */
+int collect_order_after_hang(struct engine_ctx *ctx, struct results_cycle *cyc,
+			     struct rig_err *err)
+{
+	struct frozen_window w;
+
+	memset(&w, 0, sizeof(w));
+	for (size_t i = 0; i < ctx->s->n_events; i++) {
+		const struct session_event *e = &ctx->s->events[i];
+		char dev[40];
+		uint64_t ns = e->ev.value > 0 ? (uint64_t)(e->ev.value * 1e9)
+					      : (uint64_t)(e->ev.num > 0 ? e->ev.num : 0) * 1000;
+
+		if (e->ev.kind != KEV_RIG_TRACE)
+			continue;
+		trace_line_dev(e->text, dev, sizeof(dev));
+		window_feed(&w, e->ev.arg, ns, dev);
+	}
+	if (!w.seen)
+		return 0;    /* no dump, or the hang came before any freeze: nothing to judge */
+	return order_verdict(ctx, cyc, &w, true, err);
 }
 
 int collect_owner(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
@@ -335,6 +356,70 @@ int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const stru
 		}
 	}
 	agent_reply_free(&reply);
+	return 0;
+}
+
+static bool plan_runs(const struct plan *plan, const char *workload)
+{
+	for (size_t i = 0; i < plan->n_workloads; i++)
+		if (strcmp(plan->workloads[i], workload) == 0)
+			return true;
+	return false;
+}
+
+int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
+	if (!plan_runs(ctx->plan, "fio"))
+		return 0;
+	if (session_exec_verified(ctx->s, "rig-dut fio-checkpoint", ctx->t.command, &reply, err) < 0)
+		return -1;
+	for (size_t i = 0; i < reply.n_lines; i++)
+		fio_ack_feed(&ctx->fio_acked, reply.lines[i]);
+	agent_reply_free(&reply);
+	for (size_t i = 0; i < ctx->fio_acked.n; i++) {
+		const struct fio_ack *k = &ctx->fio_acked.items[i];
+
+		if (*k->error)
+			session_say(ctx->s, "  fio checkpoint on %s: %s", k->fs, k->error);
+		else
+			session_say(ctx->s, "  fio stopped on %s: %" PRIu64 " writes acknowledged",
+				    k->fs, k->written);
+	}
+	return 0;
+}
+
+static int fio_verify_one(struct engine_ctx *ctx, struct results_cycle *cyc,
+			  const struct fio_ack *k, struct rig_err *err)
+{
+	char cmd[2300], line[600] = "", detail[512];
+	enum results_verdict_result r;
+	long verified;
+
+	if (!*k->error) {
+		snprintf(cmd, sizeof(cmd), "rig-dut fio-verify %s=%s", k->fs, k->state);
+		if (session_query(ctx->s, cmd, ctx->t.command * 2, line, sizeof(line), err) < 0)
+			return -1;
+	}
+	r = fio_verify_judge(k, line, &verified, detail, sizeof(detail));
+	results_cycle_add_measurement(cyc, "fio_blocks_acked", k->fs, (double)k->written, "blocks",
+				      err);
+	if (verified >= 0)
+		results_cycle_add_measurement(cyc, "fio_blocks_verified", k->fs, (double)verified,
+					      "blocks", err);
+	return verdict_add(ctx, cyc, "no-loss", k->fs, r, detail,
+			   r == RESULTS_VERDICT_PASS ? NULL : (const char *const[]){ detail },
+			   r == RESULTS_VERDICT_PASS ? 0 : 1, err);
+}
+
+int collect_fio_verify(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
+{
+	for (size_t i = 0; i < ctx->fio_acked.n; i++)
+		if (fio_verify_one(ctx, cyc, &ctx->fio_acked.items[i], err) < 0)
+			return -1;
+	memset(&ctx->fio_acked, 0, sizeof(ctx->fio_acked));
 	return 0;
 }
 

@@ -16,12 +16,21 @@ int collect_writers_alive(struct engine_ctx *ctx, char *dead, size_t size, struc
 /* order verdict: the loop filesystem froze before the filesystem holding its image. */
 int collect_order(struct engine_ctx *ctx, struct results_cycle *cyc, const struct frozen_window *w,
 		  struct rig_err *err);
+/* order verdict after a hang, from the rig's trace events a SysRq-z dump printed on the console
+ * (hang_record asks for one): none when no dump shows filesystems_freeze(). */
+int collect_order_after_hang(struct engine_ctx *ctx, struct results_cycle *cyc,
+			     struct rig_err *err);
 /* owner verdict for a filesystem frozen from userspace before the suspend, if any. */
 int collect_owner(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 /* no-loss verdicts after a forced failed resume: each writer's file against its last
  * acknowledgement seen on the console before the failure. */
 int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const struct acks *acked,
 		   struct rig_err *err);
+/* Stop fio and keep what it had written (its verify state per filesystem) in ctx->fio_acked,
+ * before a forced failed resume; nothing when the plan runs no fio. */
+int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err);
+/* no-loss verdicts from fio after the reboot: a verify-only pass per checkpointed filesystem. */
+int collect_fio_verify(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 /* fsck verdicts: the filesystems' own read-only checkers on the unmounted filesystems. */
 int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 

@@ -11,28 +11,14 @@
 #include "engine/session.h"
 #include "results/cycle.h"
 #include "results/db.h"
+#include "engine/fio_check.h"
+#include "engine/trace_window.h"
 
 struct board_state {              /* what the board said after its last boot */
 	char kernel_version[64];
 	int knob_freeze_filesystems;  /* -1 = absent (a kernel without the series) */
 	int knob_sync_on_suspend;
 	char boot_id[64];
-};
-
-#define MAX_TRACED_DEVS 16
-
-struct frozen_dev {               /* one superblock the kernel froze */
-	char dev[40];                 /* s_id: "sda1", "loop0" */
-	uint64_t frozen_ns;           /* freeze_super returned */
-	uint64_t thawed_ns;           /* thaw_super called; 0 = never */
-};
-
-struct frozen_window {            /* from the kernel's own trace, CLOCK_BOOTTIME ns */
-	bool seen;
-	uint64_t freeze_ns, freeze_done_ns, thaw_ns, thaw_done_ns;
-	char order[256];              /* devices in the order freeze_super saw them */
-	struct frozen_dev devs[MAX_TRACED_DEVS];
-	unsigned n_frozen;
 };
 
 struct engine_ctx {
@@ -47,6 +33,7 @@ struct engine_ctx {
 	long s_id_offset;             /* struct super_block.s_id, -1 unknown */
 	struct plan_knob knob;        /* what the plan last asked for */
 	char *owner_pending;          /* a filesystem frozen from userspace before the next suspend */
+	struct fio_acks fio_acked;    /* fio's verify states at the last checkpoint */
 	bool needs_boot;              /* the board went down: boot before the next step */
 	struct engine_totals *totals;
 	unsigned cycle_no, cycle_total;
@@ -67,6 +54,9 @@ int board_prepare(struct engine_ctx *ctx, struct rig_err *err);
 int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err);
 int board_apply_knobs(struct engine_ctx *ctx, struct rig_err *err);
 int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err);
+/* fio again after a checkpoint stopped it and the failure it was taken for did not happen (the
+ * board came back by itself). */
+int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err);
 /* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1). */
 int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
 		    struct rig_err *err);

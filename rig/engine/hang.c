@@ -47,9 +47,13 @@ int hang_record(struct engine_ctx *ctx, struct results_cycle *cyc, const char *p
 	session_say(ctx->s, "HANG in phase %s (timeout): trying a SysRq task dump, then power-cycling",
 		    phase);
 	/* A task dump costs two seconds and often names the stuck task; a stopped or dead board
-	 * simply ignores it. */
-	if (power_sysrq(ctx->s->power, 'w', &ignored) == 0 && ctx->s->console)
+	 * simply ignores it. SysRq-z then dumps the trace buffer: the rig's freeze and thaw
+	 * events of this cycle (the agent cannot read them now), e.g. a freeze that never
+	 * returned. */
+	if (power_sysrq(ctx->s->power, 'w', &ignored) == 0 && ctx->s->console) {
+		(void)power_sysrq(ctx->s->power, 'z', &ignored);
 		(void)session_pump(ctx->s, SYSRQ_SETTLE_MS, NULL, &ignored);
+	}
 	/* The time from the phase's deadline to its detection (bench: goal <= 1 s). */
 	if (cyc)
 		(void)results_cycle_add_measurement(cyc, "hang_detection_ms", NULL,

@@ -20,8 +20,15 @@ static long long ms(unsigned seconds)
 static int wait_failed(struct engine_ctx *ctx, enum wait_result r, struct results_cycle *cyc,
 		       const char *phase, struct rig_err *err)
 {
-	if (r == WAIT_TIMEOUT)
-		return hang_record(ctx, cyc, phase, err);
+	if (r == WAIT_TIMEOUT) {
+		int rc = hang_record(ctx, cyc, phase, err);
+
+		/* A hang while freezing or thawing filesystems is an order failure when a loop
+		 * filesystem is mounted: judged from the trace hang_record had dumped. */
+		if (rc == 1 && cyc && collect_order_after_hang(ctx, cyc, err) < 0)
+			return -1;
+		return rc;
+	}
 	if (r == WAIT_STOPPED)
 		return 2;
 	return -1;
@@ -105,10 +112,20 @@ static int wake_board(struct engine_ctx *ctx, enum wake_source wake, struct rig_
 	return 0;
 }
 
+/* rig-dut's report line ("result=..."): the shell's own complaints (a failed write to
+ * /sys/power/state: "sh: write error: Device or resource busy") come before it. */
+static const char *result_line(const struct agent_reply *reply)
+{
+	for (size_t i = 0; i < reply->n_lines; i++)
+		if (kv_long(reply->lines[i], "result", -1) >= 0)
+			return reply->lines[i];
+	return reply->n_lines ? reply->lines[0] : "";
+}
+
 static int suspend_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
 			   const struct agent_reply *reply, bool slept, struct rig_err *err)
 {
-	const char *line = reply->n_lines ? reply->lines[0] : "";
+	const char *line = result_line(reply);
 	long result = kv_long(line, "result", -1), successes = kv_long(line, "successes", 0);
 	char detail[384];
 
@@ -186,8 +203,11 @@ static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cy
 	size_t n;
 	int rc;
 
-	if (board_prepare_base(ctx, err) < 0 || collect_verify(ctx, cyc, acked, err) < 0 ||
-	    collect_fsck(ctx, cyc, err) < 0)
+	/* Without journal writers there is no journal acknowledgement to miss. */
+	bool journal = acked->n > 0 || ctx->fio_acked.n == 0;
+
+	if (board_prepare_base(ctx, err) < 0 || (journal && collect_verify(ctx, cyc, acked, err) < 0) ||
+	    collect_fio_verify(ctx, cyc, err) < 0 || collect_fsck(ctx, cyc, err) < 0)
 		return -1;
 	ev = session_events_drain(ctx->s, &n);
 	rc = cycle_store_events(cyc, ev, n, err);
@@ -227,16 +247,24 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	int rc;
 
 	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s external 0", sleep_mode_name(st->mode));
-	if (session_send(ctx->s, cmd, &reply, err) < 0)
+	if (collect_fio_checkpoint(ctx, err) < 0 || session_send(ctx->s, cmd, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
 	r = wait_board(ctx, WAIT_FOR_SUSPENDED, t0, ms(ctx->t.suspend), &reply, err);
 	if (r == WAIT_DONE)
 		r = wait_idle(ctx, ms(st->after_seconds), &reply, err);
 	agent_reply_free(&reply);
-	if (r == WAIT_REPLIED)
-		return verdict_add(ctx, cyc, "suspend", NULL, RESULTS_VERDICT_FAIL,
-				   "the board came back before the power cut", NULL, 0, err);
+	if (r == WAIT_REPLIED) {
+		/* The suspend failed or ended early: judge what the board went through, like any
+		 * resume, and let fio write again. */
+		if (verdict_add(ctx, cyc, "suspend", NULL, RESULTS_VERDICT_FAIL,
+				"the board came back before the power cut",
+				(const char *const[]){ "the board came back before the power cut" }, 1,
+				err) < 0 ||
+		    after_resume(ctx, cyc, err) < 0)
+			return -1;
+		return board_resume_fio(ctx, err);
+	}
 	if (r != WAIT_DONE)
 		return wait_failed(ctx, r, cyc, "suspend", err);
 	acked = ctx->s->acks;
@@ -286,7 +314,8 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	enum wait_result r;
 	int rc;
 
-	if (session_send(ctx->s, "rig-dut hibernate", &reply, err) < 0)
+	if ((!st->resume && collect_fio_checkpoint(ctx, err) < 0) ||
+	    session_send(ctx->s, "rig-dut hibernate", &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
 	r = wait_board(ctx, WAIT_FOR_POWER_OFF, t0, ms(ctx->t.hibernate), &reply, err);
@@ -296,7 +325,9 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 		rc = verdict_add(ctx, cyc, "hibernate", NULL, RESULTS_VERDICT_FAIL, line,
 				 (const char *const[]){ line }, 1, err);
 		agent_reply_free(&reply);
-		return rc < 0 ? -1 : after_resume(ctx, cyc, err);
+		if (rc < 0 || after_resume(ctx, cyc, err) < 0)
+			return -1;
+		return board_resume_fio(ctx, err);
 	}
 	if (r != WAIT_DONE) {
 		agent_reply_free(&reply);

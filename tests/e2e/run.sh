@@ -59,6 +59,21 @@ run loss-knob1 tests/e2e/plans/power-cut.yaml
 check "no-loss knob 1: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
 check "no-loss knob 1: every writer verified" [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 6 ]
 check "no-loss knob 1: filesystems check clean" [ "$(verdicts "$RUN_ID" fsck fail)" -eq 0 ]
+check "no-loss knob 1: fio's verify-only pass found every fio-acknowledged block intact" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 8 ]
+check "no-loss knob 1: no fio verdict failed or could not run" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result <> 'pass' AND v.detail LIKE 'fio:%'")" -eq 0 ]
+# fio's power cut happens only if the suspend gets that far: with knob 0 and no sync, freezing the
+# kernel threads sometimes fails (jbd2 of the loop ext4 waits on the xfs below it: known issue
+# jbd2-loop-freeze-timeout; 2 of 11 runs). Such a run holds no fio evidence either way, so it is
+# run again, at most 3 times in all; the check below still needs a loss actually reported.
+for attempt in 1 2 3; do
+    run fio-loss-knob0 tests/e2e/plans/fio-power-cut-knob0.yaml
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.detail LIKE 'fio:%'")" -gt 0 ] && break
+    echo "  [fio-loss-knob0] attempt $attempt: no power cut happened (suspend failed), again"
+done
+check "fio no-loss negative control (knob 0, no sync): lost fio-acknowledged blocks reported" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='fail' AND v.detail LIKE 'fio: acknowledged blocks lost or damaged%'")" -ge 1 ]
 run loss-knob0 tests/e2e/plans/power-cut-knob0.yaml
 check "no-loss negative control (knob 0, no sync): loss reported" [ "$(verdicts "$RUN_ID" no-loss fail)" -ge 1 ]
 check "no-loss negative control: the run fails (exit 1)" [ "$RC" -eq 1 ]
@@ -75,6 +90,23 @@ if [ -e "$faults/bzImage" ]; then
     check "clean-resume negative control: a fresh WARN fails the verdict" \
         [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%filesystems_thaw%'")" -ge 1 ]
     check "known issues: a fresh WARN still fails the run (exit 1)" [ "$RC" -eq 1 ]
+
+    # Positive control of the same: the smoke run above (mmap journal writers, knob 1, default
+    # kernel) passed clean-resume on every cycle.
+    run fault-unfreezable tests/e2e/plans/unfreezable.yaml --kernel "$faults" --append rig_fault=unfreezable-pagefault
+    check "clean-resume negative control: the suspend failed in the task freezer" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='suspend' AND v.result='fail' AND v.detail LIKE '%last_failed_step=freeze%'")" -ge 1 ]
+    check "clean-resume negative control: fails naming the journal writers that refused to freeze" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%refusing to freeze%' AND v.detail LIKE '%task:journal-writer%'")" -ge 1 ]
+    check "clean-resume negative control: the refusing tasks are stored as freeze-stuck-task events" \
+        [ "$(sql "$db" "SELECT count(*) FROM events e JOIN cycles c ON e.cycle_id=c.id WHERE c.run_id=$RUN_ID AND e.kind='freeze-stuck-task' AND e.text LIKE '%journal-writer%'")" -ge 1 ]
+
+    # Positive control of order: the smoke run's order verdicts passed (loop fs frozen first).
+    run fault-order tests/e2e/plans/order.yaml --kernel "$faults" --append rig_fault=forward-freeze-order
+    check "order negative control: the suspend hangs freezing filesystems (hang in phase suspend)" \
+        [ "$(sql "$db" "SELECT status || ':' || hang_phase FROM cycles WHERE run_id=$RUN_ID AND idx=0")" = "hang:suspend" ]
+    check "order negative control: order fails, xfs frozen before the loop fs, loop0's freeze never returned" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='order' AND v.result='fail' AND v.detail LIKE '%sda1 (holding%' AND v.detail LIKE '%freeze_super(loop0) did not return%'")" -eq 1 ]
 
     run fault-owner tests/e2e/plans/owner.yaml --kernel "$faults" --append rig_fault=thaw-not-owned
     check "owner negative control: the kernel thawed a userspace freeze" [ "$(verdicts "$RUN_ID" owner fail)" -ge 1 ]

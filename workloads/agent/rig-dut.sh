@@ -68,6 +68,90 @@ cmd_trace_read() {
     echo >"$TRACE/trace"
 }
 
+# fio_loop NAME MNT — fio's rand-write job run after run on filesystem NAME. Each run is one pass
+# (every block written once) over a fresh sparse file whose predecessor was durably removed
+# first, so a block the run wrote and then lost can only read back as zeros, never as an older
+# fio block that fio's crc32c verify would accept. The verify state goes to $STATE/fio/NAME (tmpfs): it is fio's
+# acknowledgement, taken by fio-checkpoint. A run that fails (a verify error) ends the loop, so
+# `alive` reports it.
+fio_loop() {
+    dir=$STATE/fio/$1
+    mkdir -p "$dir"
+    cd "$dir" || return 1
+    while :; do
+        # the new file exists, empty (sparse), before fio writes: after a crash only its
+        # blocks are in question, not whether the file itself made it
+        rm -f "$2/rand-write.dat" "$dir"/*.state "$dir/started"
+        truncate -s 32M "$2/rand-write.dat" && sync -f "$2"
+        # started: the job is set up and about to write (start-workloads waits for it).
+        # 1 MiB/s: steady writes that leave the board (2 TCG CPUs) to the other writers
+        DIR=$2 RUNTIME=86400 fio --aux-path="$dir" --output="$dir/run.log" --rate=1m \
+            --exec_prerun="touch $dir/started" /usr/share/rig/fio/rand-write.fio &
+        echo $! >"$dir/fio.pid"
+        wait $! || break
+    done
+}
+
+# fio-checkpoint — before a forced failed resume: stop every fio run (fio saves its verify state
+# when it stops, and only then) and print that state, the writes fio had completed, so that it
+# leaves the board before the failure: fio=NAME written=N state=<base64 of the state file>.
+# fio writes no more on these filesystems until the next start-workloads.
+cmd_fio_checkpoint() {
+    names=""
+    for f in "$STATE"/pids/*-fio; do      # stop them all at once, then collect
+        [ -f "$f" ] || continue
+        name=${f##*/}; name=${name%-fio}
+        names="$names $name"
+        kill "$(cat "$f")" 2>/dev/null     # the loop first: it must not start another run
+        rm -f "$f"
+        [ -f "$STATE/fio/$name/fio.pid" ] && kill -TERM "$(cat "$STATE/fio/$name/fio.pid")" 2>/dev/null
+    done
+    for name in $names; do
+        dir=$STATE/fio/$name
+        pid=$(cat "$dir/fio.pid" 2>/dev/null)
+        i=0
+        while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+        state=$dir/local-rand-write-0-verify.state
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+            echo "fio=$name error=still-running"
+        elif [ -s "$state" ]; then
+            echo "fio=$name written=$(od -An -tu8 -j40 -N8 "$state" | tr -d ' ') state=$(base64 -w0 "$state")"
+        else
+            echo "fio=$name error=no-state"
+        fi
+    done
+}
+
+# fio-verify NAME=STATE... — after the reboot: fio's verify-only pass over each filesystem's file,
+# replaying the run's writes up to the checkpointed state (verify_state_load) and checking every
+# block (crc32c, offset). One line each: fio=NAME verify=pass|fail acked=N verified=N err=E
+# [first_error="..."]. verified = 4 KiB blocks read back and checked.
+cmd_fio_verify() {
+    for arg in "$@"; do
+        name=${arg%%=*} b64=${arg#*=}
+        mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
+        [ -n "$mnt" ] || { echo "fio=$name error=unknown-filesystem"; continue; }
+        dir=$STATE/fio-verify/$name
+        rm -rf "$dir"; mkdir -p "$dir"
+        echo "$b64" | base64 -d >"$dir/local-rand-write-0-verify.state" ||
+            { echo "fio=$name error=bad-state"; continue; }
+        acked=$(od -An -tu8 -j40 -N8 "$dir/local-rand-write-0-verify.state" | tr -d ' ')
+        if [ ! -f "$mnt/rand-write.dat" ]; then
+            echo "fio=$name verify=fail acked=$acked verified=0 err=2 first_error=\"rand-write.dat is gone\""
+            continue
+        fi
+        DIR=$mnt fio --aux-path="$dir" --section=rand-write --output-format=terse --terse-version=3 \
+            --output="$dir/terse" /usr/share/rig/fio/verify-only.fio >"$dir/log" 2>&1
+        rc=$?
+        # terse v3: field 5 the job's error, field 6 KiB read (and checked)
+        err=$(awk -F';' 'NR == 1 {print $5}' "$dir/terse")
+        kib=$(awk -F';' 'NR == 1 {print $6}' "$dir/terse")
+        first=$(grep -m1 -e 'verify' -e 'fio:' "$dir/log" | tr -d '"' | cut -c1-160)
+        if [ "$rc" -eq 0 ] && [ "${err:-1}" = 0 ]; then v=pass; else v=fail; fi
+        echo "fio=$name verify=$v acked=$acked verified=$(( ${kib:-0} / 4 )) err=${err:-?} rc=$rc${first:+ first_error=\"$first\"}"
+    done
+}
+
 # start-workloads KIND... — journal (mmap), journal-write (write(2)), fio. One writer per filesystem.
 cmd_start_workloads() {
     mkdir -p "$STATE/tel" "$STATE/pids"
@@ -90,14 +174,22 @@ cmd_start_workloads() {
                     echo $! >"$STATE/pids/$id"
                     ;;
                 fio)
-                    id=$name-fio
-                    DIR=$mnt RUNTIME=100000 fio --output="$STATE/$id.log" /usr/share/rig/fio/rand-write.fio \
-                        >/dev/null 2>&1 &
-                    echo $! >"$STATE/pids/$id"
+                    fio_loop "$name" "$mnt" >/dev/null 2>&1 &
+                    echo $! >"$STATE/pids/$name-fio"
                     ;;
                 none) ;;
                 *) echo "error=unknown-workload kind=$kind"; return 1 ;;
             esac
+        done
+    done
+    # fio lays its file out first: wait until every run writes, so that a checkpoint right
+    # after this has something to check
+    i=0
+    for f in "$STATE"/pids/*-fio; do
+        [ -f "$f" ] || continue
+        name=${f##*/}; name=${name%-fio}
+        while [ ! -f "$STATE/fio/$name/started" ] && kill -0 "$(cat "$f")" 2>/dev/null && [ $i -lt 600 ]; do
+            sleep 0.1; i=$((i + 1))
         done
     done
     echo "workloads=$(ls "$STATE/pids" | wc -l)"
@@ -114,6 +206,7 @@ cmd_alive() {
 
 cmd_stop_workloads() {
     for f in "$STATE"/pids/*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+    for f in "$STATE"/fio/*/fio.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
     sleep 1
     rm -f "$STATE"/pids/*
     echo "stopped=1"
@@ -239,6 +332,8 @@ case ${1:-help} in
     trace-read) cmd_trace_read ;;
     start-workloads) shift; cmd_start_workloads "$@" ;;
     stop-workloads) cmd_stop_workloads ;;
+    fio-checkpoint) cmd_fio_checkpoint ;;
+    fio-verify) shift; cmd_fio_verify "$@" ;;
     alive) cmd_alive ;;
     stall) shift; cmd_stall "$@" ;;
     suspend) shift; cmd_suspend "$@" ;;

@@ -273,6 +273,26 @@ static void test_captured_qemu_deep_reboot(void **state)
 	agent_reply_free(&reply);
 }
 
+/* SysRq-w then SysRq-z after a suspend that hung in filesystems_freeze() (QEMU board, fault
+ * kernel with rig_fault=forward-freeze-order): the rig's kprobe events from the trace dump. */
+static void test_trace_dump_after_hang(void **state)
+{
+	struct replayed r;
+	const struct kevent *ev;
+
+	(void)state;
+	replay("freeze-order-hang.log", &r, NULL);
+	assert_int_equal(r.count[KEV_RIG_TRACE], 8);
+	ev = nth(&r, KEV_RIG_TRACE, 0);
+	assert_string_equal(ev->arg, "fs_freeze");
+	assert_int_equal(ev->num, 2560166);             /* us since the buffer's start */
+	assert_string_equal(nth(&r, KEV_RIG_TRACE, 2)->arg, "freeze_super_ret");
+	assert_string_equal(nth(&r, KEV_RIG_TRACE, 7)->arg, "freeze_super");
+	assert_int_equal(nth(&r, KEV_RIG_TRACE, 7)->num, 2722389);
+	assert_int_equal(r.count[KEV_TASK_DUMP], 1);   /* SysRq-w's rig-dut, not a freeze failure */
+	assert_int_equal(failures(&r), 0);
+}
+
 static void test_single_lines(void **state)
 {
 	struct kevent_parser *p;
@@ -296,6 +316,15 @@ static void test_single_lines(void **state)
 	assert_int_equal(kevent_parse(p, "@@RIG@@ 3 | PM: suspend exit", &ev), 0);
 	assert_int_equal(kevent_parse(p, "[    2.000000] random: crng init done", &ev), 0);
 	assert_string_equal(kevent_kind_name(KEV_FREEZE_STUCK_TASK), "freeze-stuck-task");
+	/* the trace file's own format (not latency), and a trace event that is not the rig's */
+	assert_int_equal(kevent_parse(p, "[ 40.2] <...>-280     [001] d..1.    12.345678: fs_thaw: "
+				      "(filesystems_thaw+0x4/0x30)", &ev), 1);
+	assert_int_equal(ev.kind, KEV_RIG_TRACE);
+	assert_string_equal(ev.arg, "fs_thaw");
+	assert_true(ev.value > 12.3456 && ev.value < 12.3457);
+	assert_int_equal(kevent_parse(p, "[ 40.2]  sh-280  0..... 2560166us : sched_switch: prev=sh",
+				      &ev), 0);
+	assert_string_equal(kevent_kind_name(KEV_RIG_TRACE), "rig-trace");
 	kevent_parser_free(p);
 }
 
@@ -310,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_splats),
 		cmocka_unit_test(test_captured_qemu_s2idle),
 		cmocka_unit_test(test_captured_qemu_deep_reboot),
+		cmocka_unit_test(test_trace_dump_after_hang),
 		cmocka_unit_test(test_single_lines),
 	};
 

@@ -61,6 +61,7 @@ struct fake_dut {
 
 	/* behaviour */
 	bool warn_on_resume;            /* a WARNING between wake and suspend exit */
+	bool refuse_freeze;             /* tasks refuse to freeze: the suspend fails, EBUSY */
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
@@ -179,8 +180,22 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 
 	if (fake_kernel(f, "PM: suspend entry (deep)") < 0 ||
 	    fake_kernel(f, "PM: Syncing filesystems ... done.") < 0 ||
-	    fake_kernel(f, "Freezing user space processes") < 0 ||
-	    fake_kernel(f, "Freezing user space processes completed (elapsed 0.001 seconds)") < 0 ||
+	    fake_kernel(f, "Freezing user space processes") < 0)
+		return -1;
+	if (f->refuse_freeze) {
+		/* what 7.3 prints (kernel/power/process.c), then the shell's complaint before
+		 * rig-dut's own report */
+		if (fake_kernel(f, "Freezing user space processes failed after 20.004 seconds (1 tasks "
+				   "refusing to freeze, wq_busy=0):") < 0 ||
+		    fake_kernel(f, "task:journal-writer  state:D stack:0     pid:237   tgid:237   "
+				   "ppid:1      task_flags:0x400000 flags:0x00080002") < 0 ||
+		    fake_kernel(f, "Call Trace:") < 0 || fake_kernel(f, "Restarting tasks: Done") < 0 ||
+		    fake_kernel(f, "PM: suspend exit") < 0)
+			return -1;
+		return fake_reply(f, seq, 0, "sh: write error: Device or resource busy\n"
+				  "result=1 successes=0 slept_s=20 last_failed_step=freeze\n");
+	}
+	if (fake_kernel(f, "Freezing user space processes completed (elapsed 0.001 seconds)") < 0 ||
 	    fake_kernel(f, "ACPI: PM: Preparing to enter system sleep state S3") < 0)
 		return -1;
 	if (n == f->stop_suspend && f->stop) {
@@ -635,6 +650,28 @@ static void test_warning_fails_clean_resume(void **state)
 	assert_int_equal(r->totals.fail, 1);
 }
 
+/* rig_fault=unfreezable-pagefault on the board: the suspend fails in the task freezer. */
+static void test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume(void **state)
+{
+	struct run *r = *state;
+	char buf[256];
+
+	r->fake.refuse_freeze = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "suspend", "fail"), 1);
+	/* the verdict quotes rig-dut's report, not the shell's complaint printed before it */
+	assert_non_null(strstr(sql_text(r, buf, sizeof(buf),
+					"SELECT detail FROM verdicts WHERE name = 'suspend'"),
+			       "last_failed_step=freeze"));
+	assert_int_equal(verdicts(r, 0, "clean-resume", "fail"), 1);
+	assert_non_null(strstr(sql_text(r, buf, sizeof(buf),
+					"SELECT detail FROM verdicts WHERE name = 'clean-resume'"),
+			       "task:journal-writer"));
+	assert_int_equal(events_of(r, 0, "freeze-failed"), 1);
+	assert_int_equal(events_of(r, 0, "freeze-stuck-task"), 1);
+}
+
 static void test_known_warning_passes(void **state)
 {
 	struct run *r = *state;
@@ -750,6 +787,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_clean_suspends, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume,
+						setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_known_warning_passes, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_known_warning_fails_when_strict, setup_suspend,
 						teardown),
