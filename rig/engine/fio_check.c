@@ -19,6 +19,8 @@ int fio_ack_feed(struct fio_acks *a, const char *line)
 	snprintf(k->fs, sizeof(k->fs), "%s", fs);
 	if (kv_get(line, "error", k->error, sizeof(k->error)))
 		return 1;
+	if (kv_long(line, "written", -1) == 0)
+		return 1;   /* fio was between runs: nothing acknowledged, no state to carry */
 	if (!kv_get(line, "state", k->state, sizeof(k->state)) || !*k->state)
 		snprintf(k->error, sizeof(k->error), "no-state");
 	else if (strlen(k->state) == sizeof(k->state) - 1)

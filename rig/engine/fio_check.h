@@ -25,7 +25,8 @@ struct fio_acks {
 	size_t n;
 };
 
-/* One line of `rig-dut fio-checkpoint` ("fio=NAME written=N state=B64" or "fio=NAME error=WHY").
+/* One line of `rig-dut fio-checkpoint` ("fio=NAME written=N state=B64", "fio=NAME written=0
+ * between_runs=1" when no fio run was in progress, or "fio=NAME error=WHY").
  * Returns 1 when it was one (added), 0 for any other line. A state too long for the table is
  * kept as an error rather than truncated. */
 int fio_ack_feed(struct fio_acks *a, const char *line);

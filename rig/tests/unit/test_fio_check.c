@@ -24,7 +24,11 @@ static void test_feed_checkpoint_lines(void **state)
 	assert_int_equal(fio_ack_feed(&a, "fio= written=3 state=" STATE), 0);
 	assert_int_equal(fio_ack_feed(&a, "fio=sata-xfs state=" STATE), 1);   /* no count */
 	assert_int_equal(fio_ack_feed(&a, "fio=nvme-ext4 written=5 state="), 1);
-	assert_int_equal(a.n, 4);
+	/* fio between two runs: nothing acknowledged, which is no error */
+	assert_int_equal(fio_ack_feed(&a, "fio=nvme-btrfs written=0 between_runs=1"), 1);
+	assert_int_equal(a.n, 5);
+	assert_string_equal(a.items[4].error, "");
+	assert_int_equal(a.items[4].written, 0);
 	assert_string_equal(a.items[0].fs, "loop-ext4");
 	assert_int_equal(a.items[0].written, 1431);
 	assert_string_equal(a.items[0].state, STATE);
