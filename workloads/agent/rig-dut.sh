@@ -81,7 +81,10 @@ fio_loop() {
     while :; do
         # the new file exists, empty (sparse), before fio writes: after a crash only its
         # blocks are in question, not whether the file itself made it
-        rm -f "$2/rand-write.dat" "$dir"/*.state "$dir/started"
+        # the state first: a checkpoint landing in between must never find the acknowledgement
+        # of a file that is already gone
+        rm -f "$dir"/*.state "$dir/started"
+        rm -f "$2/rand-write.dat"
         truncate -s 32M "$2/rand-write.dat" && sync -f "$2"
         # started: the job is set up and about to write (start-workloads waits for it).
         # 1 MiB/s: steady writes that leave the board (2 TCG CPUs) to the other writers
@@ -239,6 +242,9 @@ cmd_stall() {
 
 # suspend MODE WAKE SECONDS — deep|s2idle|shallow; wake rtc (rtcwake) or external (qmp/button:
 # the host wakes the board). Returns after resume with the kernel's result.
+# Milliseconds since boot (busybox date has no %N).
+uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
 cmd_suspend() {
     mode=$1 wake=$2 secs=$3
     case $mode in
@@ -258,7 +264,7 @@ cmd_suspend() {
         # filesystems can take longer than the sleep (17-21 s measured on the QEMU board with fio
         # and the journal writers busy): the alarm then fires before the board is asleep and
         # nothing wakes it. Syncing first leaves the kernel little to write after arming.
-        t0=$(date +%s%N); sync; presync_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+        t0=$(uptime_ms); sync; presync_ms=$(( $(uptime_ms) - t0 ))
         rtcwake -m no -s "$secs" >/dev/null || { echo "error=rtcwake"; return 1; }
     fi
     start=$(date +%s)
