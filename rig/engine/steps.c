@@ -8,6 +8,7 @@
 #include "engine/collect.h"
 #include "engine/ctx.h"
 #include "engine/hang.h"
+#include "engine/rtc_wake.h"
 #include "engine/wait.h"
 #include "util/kv.h"
 
@@ -142,6 +143,7 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	struct agent_reply reply;
 	char cmd[128];
 	double t0 = power_now();
+	struct rtc_wake rtc = { .armed_after = t0 };
 	enum wait_result r;
 	bool slept;
 	int rc;
@@ -160,6 +162,7 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		return wait_failed(ctx, r, cyc, "suspend", err);
 	}
 	if (slept) {
+		rtc.asleep_at = power_now();
 		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
 		if (st->wake != WAKE_RTC) {
 			r = wait_idle(ctx, ms(st->seconds), &reply, err);
@@ -173,16 +176,21 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		if (st->inject == INJECT_HANG && power_inject_hang(ctx->s->power, err) < 0)
 			goto fail;
 		session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
-		if (reply.status == AGENT_PENDING)
+		r = WAIT_TIMEOUT;
+		if (reply.status == AGENT_PENDING && st->wake == WAKE_RTC && st->inject != INJECT_HANG)
+			r = rtc_wake_wait(ctx, st, &rtc, &reply, err);
+		if (r == WAIT_REPLIED || reply.status != AGENT_PENDING)
+			r = WAIT_REPLIED;
+		else if (r == WAIT_TIMEOUT)
 			r = wait_board(ctx, WAIT_FOR_REPLY, t0,
 				       ms(ctx->t.resume) + (st->wake == WAKE_RTC ? ms(st->seconds) : 0),
 				       &reply, err);
-		else
-			r = WAIT_REPLIED;
 		if (r != WAIT_REPLIED)
 			goto failed_wait_resume;
 	}
 	rc = suspend_verdict(ctx, cyc, &reply, slept || !power_has_events(ctx->s->power), err);
+	if (rc == 0)
+		rc = rtc_wake_verdict(ctx, cyc, st, &rtc, result_line(&reply), err);
 	agent_reply_free(&reply);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 
