@@ -6,6 +6,7 @@
 #define RIG_ENGINE_RTC_WAKE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "config/plan.h"
 #include "engine/ctx.h"
@@ -22,6 +23,11 @@ struct rtc_wake {
  * rescued board still owes its reply: the caller goes on waiting). */
 enum wait_result rtc_wake_wait(struct engine_ctx *ctx, const struct step_suspend *st,
 			       struct rtc_wake *w, struct agent_reply *reply, struct rig_err *err);
+
+/* The judgement alone: skip (alarm expired before sleep, explained) or fail (asleep in time,
+ * not woken). presync_ms: rig-dut's sync before it armed the alarm. */
+enum results_verdict_result rtc_wake_judge(const struct rtc_wake *w, unsigned seconds,
+					   long presync_ms, char *detail, size_t size);
 
 /* After the reply: the "wake" verdict for a rescued board. Pass when the alarm had expired
  * before the board fell asleep (armed at armed_after + presync_ms + seconds, rig-dut's report),
