@@ -46,7 +46,8 @@ enum results_verdict_result fio_verify_judge(const struct fio_ack *ack, const ch
 		return RESULTS_VERDICT_ERROR;
 	}
 	if (ack->written == 0) {
-		snprintf(detail, size, "fio: had completed no write at the checkpoint");
+		snprintf(detail, size, "fio: no write of the current run acknowledged at the checkpoint "
+			 "(between two runs, or stopped in the verify pass that ends a run)");
 		return RESULTS_VERDICT_SKIP;
 	}
 	if (kv_get(line, "error", why, sizeof(why)) || !kv_get(line, "verify", verdict, sizeof(verdict))) {
