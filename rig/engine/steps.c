@@ -177,14 +177,18 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 			goto fail;
 		session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
 		r = WAIT_TIMEOUT;
+		long long budget = ms(ctx->t.resume) + (st->wake == WAKE_RTC ? ms(st->seconds) : 0);
+		double waited_from = power_now();
 		if (reply.status == AGENT_PENDING && st->wake == WAKE_RTC && st->inject != INJECT_HANG)
 			r = rtc_wake_wait(ctx, st, &rtc, &reply, err);
+		/* A board woken by the rig gets the whole resume timeout from now; one that was not
+		 * asleep any more (resuming, or hung resuming) only what is left of it. */
+		if (!rtc.rescued)
+			budget -= (long long)((power_now() - waited_from) * 1e3);
 		if (r == WAIT_REPLIED || reply.status != AGENT_PENDING)
 			r = WAIT_REPLIED;
 		else if (r == WAIT_TIMEOUT)
-			r = wait_board(ctx, WAIT_FOR_REPLY, t0,
-				       ms(ctx->t.resume) + (st->wake == WAKE_RTC ? ms(st->seconds) : 0),
-				       &reply, err);
+			r = wait_board(ctx, WAIT_FOR_REPLY, t0, budget > 0 ? budget : 0, &reply, err);
 		if (r != WAIT_REPLIED)
 			goto failed_wait_resume;
 	}

@@ -14,15 +14,22 @@ trap 'rm -rf "$work"' EXIT
 export RIG_LOCK_DIR=$work/locks
 
 # run NAME PLAN [rig run options...]: runs the plan, leaves its exit code in $RC and output in
-# $work/NAME.log, and prints the output's summary.
+# $work/NAME.log, and prints the output's summary. A run with an infrastructure error in a cycle
+# (exit 3, or a cycle stored as infra: e.g. the board panicked while the rig set it up — seen on
+# TCG as "Oops: int3" while kprobes were being installed) is no evidence either way: it is shown,
+# and the plan runs once more.
 run() {
-    local name=$1 plan=$2
+    local name=$1 plan=$2 try
     shift 2
-    "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
-    RC=$?
-    RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
-    sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
-    [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+    for try in 1 2; do
+        "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
+        RC=$?
+        RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
+        sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
+        [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+        [ "$RC" -ne 3 ] && [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")" -eq 0 ] && break
+        [ "$try" -eq 1 ] && echo "  [$name] infrastructure error in run $RUN_ID: running the plan once more"
+    done
 }
 verdicts() { # verdicts RUN NAME RESULT: how many verdicts of that name and result the run has
     sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
