@@ -1,6 +1,8 @@
 /* rig bisect's build and test operations: kernel/build.sh (or --build-cmd) and the cycle engine. */
 #include "cli/bisect_run.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,14 +34,6 @@ void bisect_say(struct bisect_session *s, const char *fmt, ...)
 		fputc('\n', s->log);
 		fflush(s->log);
 	}
-}
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 struct build_env {
@@ -81,7 +75,7 @@ static int build_commit(void *ctx, const struct history_commit *c, char *artefac
 	char cmd[PATH_MAX + 32], log[PATH_MAX + 64], *out = NULL;
 	struct build_env env;
 	int code;
-	double start = seconds_now();
+	double start = monotonic_seconds();
 
 	if (s->args->build_cmd)
 		snprintf(cmd, sizeof(cmd), "%s", s->args->build_cmd);
@@ -96,7 +90,7 @@ static int build_commit(void *ctx, const struct history_commit *c, char *artefac
 	if (spawn_run(&spec, &code, &out, err) < 0)
 		return -1;
 	if (code == 0 && check_artefact(out, artefact, size) == 0) {
-		bisect_say(s, "  built in %.0f s: %s", seconds_now() - start, artefact);
+		bisect_say(s, "  built in %.0f s: %s", monotonic_seconds() - start, artefact);
 		free(out);
 		return 0;
 	}

@@ -1,5 +1,7 @@
 #include "cli/dashboard.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
@@ -121,14 +123,6 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Benchmark: fill a temporary database, time the render, remove both unless asked to keep. */
 static int benchmark(struct dashboard_args *a, FILE *out, struct rig_err *err)
 {
@@ -145,11 +139,11 @@ static int benchmark(struct dashboard_args *a, FILE *out, struct rig_err *err)
 	a->render.db_path = db;
 	if (!a->out_given)
 		a->render.out_dir = site;
-	start = seconds_now();
+	start = monotonic_seconds();
 	ret = dash_synth_fill(db, &spec, err);
 	if (!ret && fprintf(out, "synthetic history: %d runs x %d cycles, %d boards, filled in "
 			    "%.2f s\n", spec.runs, spec.cycles, spec.boards,
-			    seconds_now() - start) < 0)
+			    monotonic_seconds() - start) < 0)
 		ret = rig_err_set(err, RIG_EXIT_INFRA, "cannot write output");
 	if (!ret)
 		ret = render(&a->render, out, err);

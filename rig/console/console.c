@@ -1,5 +1,7 @@
 #include "console/console.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +39,7 @@ struct console {
 
 long long console_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return monotonic_ms();
 }
 
 static int setup(struct console *c, const struct console_options *opts, struct rig_err *err)

@@ -2,6 +2,8 @@
  * only once it has started, so connecting retries until the deadline. */
 #include "console/transport_fd.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -10,14 +12,6 @@
 #include <unistd.h>
 
 #define CONNECT_RETRY_MS 50
-
-static long long monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(int ms)
 {

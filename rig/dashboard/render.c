@@ -1,5 +1,7 @@
 #include "dashboard/render.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -11,14 +13,6 @@
 #include "dashboard/model.h"
 #include "dashboard/pages.h"
 #include "dashboard/sql.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int make_dir(const char *path, struct rig_err *err)
 {
@@ -90,7 +84,7 @@ int dash_render(const struct dash_options *opt, struct dash_stats *stats, struct
 	char out_abs[PATH_MAX], cwd[PATH_MAX], generated[64];
 	struct dash_site site = { .out_dir = opt->out_dir, .out_abs = out_abs, .cwd = cwd,
 				  .nights = opt->nights, .generated = generated };
-	double start = now_seconds();
+	double start = monotonic_seconds();
 	sqlite3 *sql;
 	int ret;
 
@@ -110,6 +104,6 @@ int dash_render(const struct dash_options *opt, struct dash_stats *stats, struct
 	if (!ret)
 		ret = dash_sql_exec(sql, "COMMIT", err);
 	sqlite3_close(sql);
-	stats->seconds = now_seconds() - start;
+	stats->seconds = monotonic_seconds() - start;
 	return ret;
 }

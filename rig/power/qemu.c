@@ -6,6 +6,8 @@
  * QEMU serves one QMP client at a time, so two rigs on the same board wait on each other. */
 #include "power/backend.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -39,14 +41,6 @@ struct qemu_power {
 static struct qemu_power *priv(struct power *power)
 {
 	return power->priv;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(unsigned ms)
@@ -140,18 +134,18 @@ static int qemu_died(const struct qemu_power *qp, struct rig_err *err)
 /* Connect QMP, giving QEMU time to create the socket and noticing when it dies instead. */
 static int connect_started(struct qemu_power *qp, struct rig_err *err)
 {
-	long long deadline = now_ms() + QEMU_START_TIMEOUT_MS;
+	long long deadline = monotonic_ms() + QEMU_START_TIMEOUT_MS;
 	struct stat st;
 
 	while (stat(qp->qmp_path, &st) < 0 || !S_ISSOCK(st.st_mode)) {
 		if (!qemu_proc_alive(&qp->proc))
 			return qemu_died(qp, err);
-		if (now_ms() >= deadline)
+		if (monotonic_ms() >= deadline)
 			return rig_err_set(err, RIG_EXIT_INFRA, "QEMU did not create %s within %d s",
 					   qp->qmp_path, QEMU_START_TIMEOUT_MS / 1000);
 		sleep_ms(20);
 	}
-	if (qmp_connect(qp->qmp_path, (unsigned)(deadline - now_ms()), &qp->qmp, err) < 0)
+	if (qmp_connect(qp->qmp_path, (unsigned)(deadline - monotonic_ms()), &qp->qmp, err) < 0)
 		return qemu_proc_alive(&qp->proc) ? -1 : qemu_died(qp, err);
 	return 0;
 }

@@ -1,5 +1,7 @@
 #include "power/qmp.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -29,14 +31,6 @@ struct qmp {
 	struct qmp_event events[QMP_MAX_EVENTS];
 	size_t n_events;
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(unsigned ms)
 {
@@ -72,14 +66,14 @@ static int connect_once(const char *path, int *fd_out)
 
 int qmp_connect(const char *path, unsigned timeout_ms, struct qmp **out, struct rig_err *err)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = monotonic_ms() + timeout_ms;
 	int fd;
 
 	*out = NULL;
 	while (connect_once(path, &fd) < 0) {
 		bool retry = errno == ENOENT || errno == ECONNREFUSED || errno == EAGAIN;
 
-		if (!retry || now_ms() >= deadline)
+		if (!retry || monotonic_ms() >= deadline)
 			return rig_err_set(err, RIG_EXIT_INFRA, "QMP socket %s: %s", path,
 					   strerror(errno));
 		sleep_ms(50);
@@ -191,7 +185,7 @@ static int read_message(struct qmp *qmp, long long deadline, json_t **msg, struc
 	for (;;) {
 		int got = take_line(qmp, msg, err);
 		struct pollfd pfd = { .fd = qmp->fd, .events = POLLIN };
-		long long left = deadline - now_ms();
+		long long left = deadline - monotonic_ms();
 		int ready;
 
 		if (got != 0)
@@ -229,7 +223,7 @@ static int read_reply(struct qmp *qmp, long long deadline, json_t **msg, struct 
 static int read_greeting(struct qmp *qmp, unsigned timeout_ms, struct rig_err *err)
 {
 	json_t *msg = NULL;
-	int got = read_reply(qmp, now_ms() + timeout_ms, &msg, err);
+	int got = read_reply(qmp, monotonic_ms() + timeout_ms, &msg, err);
 	bool ok;
 
 	if (got < 0)
@@ -335,7 +329,7 @@ int qmp_execute(struct qmp *qmp, const char *command, json_t *args, unsigned tim
 		json_t **ret, struct rig_err *err)
 {
 	json_int_t id = (json_int_t)++qmp->next_id;
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = monotonic_ms() + timeout_ms;
 	json_t *reply;
 	int rc;
 
@@ -372,7 +366,7 @@ static bool queued_since(const struct qmp *qmp, const char *name, double since)
 int qmp_wait_event(struct qmp *qmp, const char *name, double since, unsigned timeout_ms,
 		   struct rig_err *err)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = monotonic_ms() + timeout_ms;
 
 	for (;;) {
 		json_t *msg;
@@ -392,7 +386,7 @@ int qmp_poll(struct qmp *qmp, struct rig_err *err)
 	json_t *msg;
 	int got;
 
-	while ((got = read_reply(qmp, now_ms(), &msg, err)) > 0)
+	while ((got = read_reply(qmp, monotonic_ms(), &msg, err)) > 0)
 		json_decref(msg);
 	return got < 0 ? -1 : 0;
 }

@@ -1,5 +1,7 @@
 #include "power/shell.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,14 +17,6 @@ struct capture {
 	char *buf;
 	size_t len;
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void exec_shell(const char *cmd, int out_fd, int err_fd)
 {
@@ -64,7 +58,7 @@ static bool collect(struct capture caps[2], long long deadline)
 
 	while (open_fd[0] || open_fd[1]) {
 		struct pollfd pfd[2];
-		long long left = deadline - now_ms();
+		long long left = deadline - monotonic_ms();
 		int ready;
 
 		for (int i = 0; i < 2; i++)
@@ -92,7 +86,7 @@ static bool wait_exit(pid_t pid, long long deadline, int *status)
 			return true;
 		if (r < 0 && errno != EINTR)
 			return true;
-		if (now_ms() >= deadline)
+		if (monotonic_ms() >= deadline)
 			return false;
 		usleep(10000);
 	}
@@ -100,7 +94,7 @@ static bool wait_exit(pid_t pid, long long deadline, int *status)
 
 int shell_run(const char *cmd, unsigned timeout_ms, struct shell_result *res, struct rig_err *err)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = monotonic_ms() + timeout_ms;
 	int out_pipe[2], err_pipe[2], status = 0;
 	struct capture caps[2];
 	bool done;

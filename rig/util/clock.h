@@ -1,0 +1,8 @@
+/* The monotonic clock, for timeouts and for measuring how long something took. */
+#ifndef RIG_UTIL_CLOCK_H
+#define RIG_UTIL_CLOCK_H
+
+double monotonic_seconds(void);
+long long monotonic_ms(void);
+
+#endif
