@@ -1,8 +1,11 @@
 /* rig bisect-sim (the simulator's table) and rig bisect-step (git bisect run adaptor). */
 #include "cli/bisect.h"
 
+#include "util/clock.h"
+
 #include "bisect/sim.h"
 #include "bisect/step.h"
+#include "util/number.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -31,23 +34,11 @@ struct sim_options {
 
 static int parse_int(const char *s, int min, int *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > INT_MAX)
+	long long v;
+
+	if (parse_number(s, min, INT_MAX, &v) < 0)
 		return -1;
 	*out = (int)v;
-	return 0;
-}
-
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -76,11 +67,11 @@ static int apply_option(struct sim_options *o, int opt, const char *arg)
 	struct bisect_sim_params *p = &o->params;
 	switch (opt) {
 	case 'n': o->one_commits = true; return parse_int(arg, 2, &p->commits);
-	case 'p': o->one_p = true; return parse_double(arg, 1e-6, 1.0, &p->p);
-	case 'q': return parse_double(arg, 0.0, 0.49, &p->q);
+	case 'p': o->one_p = true; return parse_real(arg, 1e-6, 1.0, &p->p);
+	case 'q': return parse_real(arg, 0.0, 0.49, &p->q);
 	case 't': return parse_int(arg, 1, &p->trials);
 	case 's': return parse_seed(arg, &p->seed);
-	case 'c': return parse_double(arg, 0.5, 0.9999, &p->confidence);
+	case 'c': return parse_real(arg, 0.5, 0.9999, &p->confidence);
 	case 'm': return parse_int(arg, 0, &p->max_cycles);
 	case 'N': return parse_int(arg, 1, &o->max_tries);
 	case 'd': return parse_int(arg, 0, &p->detect_cycles);
@@ -227,18 +218,11 @@ static int step_usage(const char *why)
 	return 128;
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Wait for child, killing it after timeout seconds (0 = wait forever). */
 static int wait_child(pid_t child, double timeout, int *status, int *timed_out)
 {
 	const struct timespec nap = { 0, POLL_NS };
-	double deadline = now_seconds() + timeout;
+	double deadline = monotonic_seconds() + timeout;
 
 	*timed_out = 0;
 	for (;;) {
@@ -247,7 +231,7 @@ static int wait_child(pid_t child, double timeout, int *status, int *timed_out)
 			return 0;
 		if (got < 0 && errno != EINTR)
 			return -1;
-		if (timeout > 0 && now_seconds() >= deadline && !*timed_out) {
+		if (timeout > 0 && monotonic_seconds() >= deadline && !*timed_out) {
 			*timed_out = 1;
 			if (kill(child, SIGKILL) < 0 && errno != ESRCH)
 				return -1;
@@ -289,7 +273,7 @@ int cmd_bisect_step(int argc, char **argv)
 
 	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
-			if (parse_double(argv[++i], 0.0, 1e9, &timeout) < 0)
+			if (parse_real(argv[++i], 0.0, 1e9, &timeout) < 0)
 				return step_usage("bad --timeout");
 		} else {
 			return step_usage("unknown option");

@@ -1,6 +1,7 @@
 #include "cli/bisect_run.h"
 
-#include <errno.h>
+#include "util/number.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,7 @@ const char bisect_usage[] =
 static int parse_double(const char *opt, const char *s, double lo, double hi, double *out,
 			struct rig_err *err)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !(*out >= lo && *out <= hi))
+	if (parse_real(s, lo, hi, out) < 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "--%s: '%s' is not in [%g, %g]", opt, s, lo, hi);
 	return 0;
 }
@@ -59,12 +56,9 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 static int parse_count(const char *opt, const char *s, long lo, long hi, int *out,
 		       struct rig_err *err)
 {
-	char *end;
-	long v;
+	long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
+	if (parse_number(s, lo, hi, &v) < 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "--%s: '%s' is not %ld..%ld", opt, s, lo, hi);
 	*out = (int)v;
 	return 0;
@@ -89,7 +83,7 @@ static const struct option options[] = {
 static int numeric_option(struct bisect_args *a, int opt, const char *arg, struct rig_err *err)
 {
 	struct bisect_driver_params *p = &a->params;
-	int cycles;
+	int cycles = 0;
 
 	switch (opt) {
 	case 'c': return parse_double("confidence", arg, 0.51, 0.9999, &p->confidence, err);
