@@ -88,8 +88,8 @@ fi
 
 # Record whether the base already has the freeze series, and whether SERIES brought it.
 note_series_state() { # BASE_STATE
-    local after_state
-    after_state=$("$here/detect-series.sh" "$tree")
+    local after_state=$1
+    [ -z "${SERIES:-}" ] || after_state=$("$here/detect-series.sh" "$tree")
     if [ "$1" = present ]; then freeze_series=merged
     elif [ "$after_state" = present ]; then freeze_series=applied
     else freeze_series=absent; fi
