@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/collect.h"
 #include "engine/ctx.h"
@@ -99,28 +98,13 @@ static const char *dut_wake_arg(enum wake_source wake)
 	return wake == WAKE_RTC ? "rtc" : "external";
 }
 
-/* QEMU ignores system_wakeup while the guest is not yet suspended, and the console's S-state
- * line comes before it really is: wait (up to 10 s) until the backend says suspended. */
-static int wake_when_asleep(struct engine_ctx *ctx, struct rig_err *err)
-{
-	const struct timespec nap = { 0, 100000000L };
-	enum power_state state;
-
-	for (int i = 0; i < 100; i++) {
-		if (power_status(ctx->s->power, &state, err) < 0 || state == POWER_SUSPENDED)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	return power_wakeup(ctx->s->power, err);
-}
-
 static int wake_board(struct engine_ctx *ctx, enum wake_source wake, struct rig_err *err)
 {
 	switch (wake) {
 	case WAKE_RTC:
 		return 0;
 	case WAKE_QMP:
-		return wake_when_asleep(ctx, err);
+		return power_wakeup(ctx->s->power, err);
 	case WAKE_BUTTON:
 		return power_press(ctx->s->power, 0, err);
 	case WAKE_SERIAL:

@@ -301,8 +301,22 @@ static int qemu_status(struct power *power, enum power_state *state, struct rig_
 	return 0;
 }
 
+/* QEMU ignores system_wakeup until the guest is really suspended, and a guest on its way to
+ * sleep (its console already says "entering S3") still runs for a moment on TCG: wait for the
+ * suspended state while the guest runs, up to WAKEUP_WAIT_MS, then send it. */
+#define WAKEUP_WAIT_MS 10000
+
 static int qemu_wakeup(struct power *power, struct rig_err *err)
 {
+	enum power_state state = POWER_RUNNING;
+
+	for (long long start = monotonic_ms(); monotonic_ms() - start < WAKEUP_WAIT_MS;) {
+		if (qemu_status(power, &state, err) < 0)
+			return -1;
+		if (state != POWER_RUNNING)
+			break;
+		sleep_ms(100);
+	}
 	return simple_command(power, "system_wakeup", err);
 }
 
