@@ -29,7 +29,10 @@ struct gpio_io {
 /* The request flags a board line needs. */
 unsigned gpio_line_flags(const struct board_gpio_line *line);
 
-/* libgpiod v1.6 (consumer name "rig"). */
+/* libgpiod 1.6 or 2.x, whichever pkg-config offered at build time (gpio_libgpiod_v1.c,
+ * gpio_libgpiod_v2.c); lines are requested as consumer "rig[PID]". */
 extern const struct gpio_io gpio_io_libgpiod;
+/* The libgpiod version rig runs with ("1.6.3", "2.2.1"). */
+const char *gpio_library_version(void);
 
 #endif

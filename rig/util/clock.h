@@ -4,5 +4,7 @@
 
 double monotonic_seconds(void);
 long long monotonic_ms(void);
+/* Sleep the whole ms even when signals interrupt it. */
+void clock_sleep_ms(unsigned ms);
 
 #endif
