@@ -25,6 +25,13 @@ contains "check-config names a dropped option" "CONFIG_C requested y in bad.conf
 contains "check-config names a changed value" "CONFIG_D requested 32 in bad.config, got 16"
 contains "check-config names a missing option" "CONFIG_F requested y in bad.config, got n"
 contains "check-config counts them" "3 requested option(s) did not survive"
+printf '# CONFIG_A is not set\nCONFIG_D=32\n' >"$tmp/early.config"
+printf 'CONFIG_D=16\n' >"$tmp/late.config"
+expect "check-config: a later fragment overrides an earlier one" 0 \
+    "$top/kernel/check-config.sh" "$tmp/config" "$tmp/early.config" "$tmp/good.config" "$tmp/late.config"
+expect "check-config: ... and only the last one counts" 1 \
+    "$top/kernel/check-config.sh" "$tmp/config" "$tmp/late.config" "$tmp/early.config"
+contains "check-config names the fragment that won" "CONFIG_D requested 32 in early.config, got 16"
 
 # --- apply-series.sh ---
 mk_tree() {
