@@ -38,6 +38,8 @@ struct board_gpiod {
 	struct board_gpio_line power;   /* relay on the supply: asserted = powered */
 	struct board_gpio_line button;  /* power button (opto/relay across the switch) */
 	struct board_gpio_line reset;   /* reset line */
+	struct board_gpio_line sense;   /* input: asserted while the DUT is up (power LED, PWR_OK) */
+	unsigned power_good_ms;         /* after the relay closes, how long until sense must show */
 	unsigned press_ms;              /* short press length; default 200 */
 	unsigned long_press_ms;         /* forced-off press; default 6000 */
 	char *socket;                   /* `rig powerd` unix socket */
@@ -58,6 +60,7 @@ struct board_console {
 	char *transport;      /* "socket" | "serial" | "pty" */
 	char *path;           /* socket path, /dev/ttyUSB0, /dev/pts/N */
 	unsigned baud;        /* default 115200 */
+	unsigned reattach_s;  /* serial: how long an unplugged adapter may take to come back; 0 = never */
 };
 
 struct board_boot {

@@ -58,6 +58,9 @@ static const struct yfield gpiod_fields[] = {
 	SUB("power", YF_MAPPING, struct board_gpiod, power, gpio_line_schema),
 	SUB("button", YF_MAPPING, struct board_gpiod, button, gpio_line_schema),
 	SUB("reset", YF_MAPPING, struct board_gpiod, reset, gpio_line_schema),
+	SUB("sense", YF_MAPPING, struct board_gpiod, sense, gpio_line_schema),
+	UINT("power_good_ms", struct board_gpiod, power_good_ms, .dflt = 3000,
+	     .zero_is_default = true, .max = 600000),
 	UINT("press_ms", struct board_gpiod, press_ms, .dflt = 200, .zero_is_default = true,
 	     .max = 60000),
 	UINT("long_press_ms", struct board_gpiod, long_press_ms, .dflt = 6000,
@@ -89,6 +92,7 @@ static const struct yfield console_fields[] = {
 	STR("path", struct board_console, path),
 	UINT("baud", struct board_console, baud, .dflt = 115200, .zero_is_default = true,
 	     .min = 50, .max = 4000000),
+	UINT("reattach_s", struct board_console, reattach_s, .dflt = 30, .max = 3600),
 };
 static const struct yschema console_schema = YSCHEMA(console_fields, struct board_console);
 

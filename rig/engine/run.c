@@ -170,6 +170,8 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	results_cycle_free(cyc);
 	if (rc < 0 && ctx->totals->infra >= 3)
 		return -1;   /* three infrastructure failures: the board is not usable */
+	if (rc < 0 && power_check(ctx->s->power, err) < 0)
+		return -1;   /* its power controller is gone: nothing can switch the board any more */
 	return rc == 1 && ctx->plan->on_hang == ON_HANG_STOP ? 1 : 0;
 }
 

@@ -48,6 +48,9 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 
 		if (ctx->opts->stop && *ctx->opts->stop)
 			return WAIT_STOPPED;
+		/* A power controller gone mid-wait (rig powerd killed) is no hang of the board. */
+		if (power_check(ctx->s->power, err) < 0)
+			return WAIT_ERROR;
 		rc = condition_met(ctx, what, since, err);
 		if (rc < 0)
 			return WAIT_ERROR;

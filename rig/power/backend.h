@@ -20,6 +20,9 @@ struct power_ops {
 	int (*sysrq)(struct power *power, char key, struct rig_err *err);      /* may be NULL */
 	int (*wait_event)(struct power *power, const char *event, double since,
 			  unsigned timeout_ms, struct rig_err *err);           /* may be NULL */
+	/* Is whatever drives the board still there (rig powerd holding the lines)? 0 yes, -1
+	 * with err saying what is lost and in which state the board was left. May be NULL. */
+	int (*check)(struct power *power, struct rig_err *err);
 	void (*close)(struct power *power);
 };
 

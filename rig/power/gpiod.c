@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "power/backend.h"
 #include "power/gpiod_seq.h"
@@ -18,6 +19,8 @@
 
 struct gpiod_power {
 	bool via_daemon;
+	int watch_fd;          /* via the daemon: open while it lives */
+	bool gone;             /* the daemon went away; reported once */
 	struct gpiod_lines lines;
 };
 
@@ -68,6 +71,10 @@ static int gpiod_open(struct power *power, struct rig_err *err)
 		if (!gp)
 			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 		gp->via_daemon = true;
+		if (power_daemon_watch(cfg(power)->socket, &gp->watch_fd, err) < 0) {
+			free(gp);
+			return -1;
+		}
 		power->priv = gp;
 		return 0;
 	}
@@ -105,6 +112,8 @@ static void gpiod_close(struct power *power)
 		return;
 	if (!gp->via_daemon)
 		gpiod_lines_release(&gp->lines);
+	else
+		close(gp->watch_fd);
 	free(gp);
 }
 
@@ -172,6 +181,41 @@ static int gpiod_status(struct power *power, enum power_state *state, struct rig
 	return 0;
 }
 
+/* How a line of the board rests now that nobody drives it. */
+static void describe_idle(const struct board_gpio_line *line, const char *what,
+			  const char *asserted, const char *released, char *buf, size_t size)
+{
+	struct rig_err ignored;
+	size_t used = strlen(buf);
+	int value;
+
+	if (!line->chip)
+		return;
+	if (gpio_io_libgpiod.read_input(&gpio_io_libgpiod, line->chip, line->offset,
+					gpio_line_flags(line), &value, &ignored) < 0)
+		snprintf(buf + used, size - used, "; %s: unreadable (%s)", what, ignored.msg);
+	else
+		snprintf(buf + used, size - used, "; %s now %s", what, value ? asserted : released);
+}
+
+static int gpiod_check(struct power *power, struct rig_err *err)
+{
+	struct gpiod_power *gp = priv(power);
+	char state[768] = "";
+
+	if (!gp->via_daemon || (!gp->gone && !power_daemon_gone(gp->watch_fd)))
+		return 0;
+	gp->gone = true;
+	describe_idle(&cfg(power)->power, "relay", "closed: the board is powered",
+		      "open: the board is unpowered", state, sizeof(state));
+	describe_idle(&cfg(power)->button, "button", "pressed", "released", state, sizeof(state));
+	describe_idle(&cfg(power)->sense, "power-good", "high: the board is up",
+		      "low: the board is down", state, sizeof(state));
+	return rig_err_set(err, RIG_EXIT_INFRA, "rig powerd on %s went away mid-run (killed?): "
+			   "the GPIO lines it held are released to their idle levels%s; start "
+			   "rig powerd again before the next run", cfg(power)->socket, state);
+}
+
 const struct power_ops power_gpiod_ops = {
 	.name = "gpiod",
 	.open = gpiod_open,
@@ -181,5 +225,6 @@ const struct power_ops power_gpiod_ops = {
 	.press = gpiod_press,
 	.reset = gpiod_reset,
 	.status = gpiod_status,
+	.check = gpiod_check,
 	.close = gpiod_close,
 };

@@ -1,5 +1,6 @@
 #include "power/gpiod_seq.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 unsigned gpio_line_flags(const struct board_gpio_line *line)
@@ -79,11 +80,72 @@ static int pulse(struct gpiod_lines *lines, struct gpio_line *line, unsigned ms,
 	return rc;
 }
 
+static bool has_sense(const struct gpiod_lines *lines)
+{
+	return lines->cfg->sense.chip != NULL;
+}
+
+static int read_sense(struct gpiod_lines *lines, int *up, struct rig_err *err)
+{
+	const struct board_gpio_line *sense = &lines->cfg->sense;
+
+	return lines->io->read_input(lines->io, sense->chip, sense->offset, gpio_line_flags(sense),
+				     up, err);
+}
+
+/* Poll the power-good line for up to ms: 1 = up, 0 = still down, -1 = error. */
+static int wait_power_good(struct gpiod_lines *lines, unsigned ms, struct rig_err *err)
+{
+	for (unsigned waited = 0;; waited += GPIOD_SENSE_POLL_MS) {
+		int up;
+
+		if (read_sense(lines, &up, err) < 0)
+			return -1;
+		if (up || waited >= ms)
+			return up;
+		lines->io->sleep_ms(lines->io, GPIOD_SENSE_POLL_MS);
+	}
+}
+
+static unsigned power_good_ms(const struct board_gpiod *cfg)
+{
+	return cfg->power_good_ms ? cfg->power_good_ms : GPIOD_DEFAULT_POWER_GOOD_MS;
+}
+
+/* Close the relay.  With a power-good line the board must then come up: one that does not
+ * start on power alone (a laptop, or a board the relay already fed, off after a hibernation)
+ * gets a press on its button. */
 int gpiod_seq_on(struct gpiod_lines *lines, struct rig_err *err)
 {
-	if (need(lines->power, "power", err) < 0)
+	bool just_closed = false;
+	int relay = 0, up;
+
+	if (!has_sense(lines) && need(lines->power, "power", err) < 0)
 		return -1;
-	return lines->io->set(lines->io, lines->power, 1, err);
+	if (lines->power && lines->io->get(lines->io, lines->power, &relay, err) < 0)
+		return -1;
+	if (lines->power && !relay) {
+		if (lines->io->set(lines->io, lines->power, 1, err) < 0)
+			return -1;
+		just_closed = true;
+	}
+	if (!has_sense(lines))
+		return 0;
+	up = wait_power_good(lines, just_closed ? power_good_ms(lines->cfg) : 0, err);
+	if (up != 0)
+		return up < 0 ? -1 : 0;
+	if (!lines->button)
+		return rig_err_set(err, RIG_EXIT_INFRA, "the board did not come up: power-good stayed "
+				   "low %u ms after the relay closed, and it has no button to press",
+				   power_good_ms(lines->cfg));
+	if (gpiod_seq_press(lines, 0, err) < 0)
+		return -1;
+	up = wait_power_good(lines, power_good_ms(lines->cfg), err);
+	if (up == 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "the board did not come up: power-good stayed "
+				   "low %u ms after a press on its power button",
+				   power_good_ms(lines->cfg));
+	return up < 0 ? -1 : 0;
 }
 
 int gpiod_seq_off(struct gpiod_lines *lines, struct rig_err *err)
@@ -123,6 +185,12 @@ int gpiod_seq_status(struct gpiod_lines *lines, enum power_state *state, struct 
 {
 	int value;
 
+	if (has_sense(lines)) {
+		if (read_sense(lines, &value, err) < 0)
+			return -1;
+		*state = value ? POWER_RUNNING : POWER_OFF;
+		return 0;
+	}
 	if (!lines->power) {
 		*state = POWER_UNKNOWN;
 		return 0;

@@ -188,6 +188,11 @@ int power_wait_event(struct power *power, const char *event, double since, unsig
 	return power->ops->wait_event(power, event, since, timeout_ms, err);
 }
 
+int power_check(struct power *power, struct rig_err *err)
+{
+	return power->ops->check ? power->ops->check(power, err) : 0;
+}
+
 int power_has_events(const struct power *power)
 {
 	return power->ops->wait_event != NULL;

@@ -56,6 +56,10 @@ int power_sysrq(struct power *power, char key, struct rig_err *err);
  * Returns 1 if so, 0 on timeout, -1 on error. */
 int power_wait_event(struct power *power, const char *event, double since, unsigned timeout_ms,
 		     struct rig_err *err);
+/* Is the power controller still there?  0 yes (or nothing to check); -1 (RIG_EXIT_INFRA) when
+ * it went away mid-run -- a killed `rig powerd`, whose lines then revert -- with err saying so
+ * and in which state that left the board's relay.  Cheap: the engine calls it while it waits. */
+int power_check(struct power *power, struct rig_err *err);
 /* Whether power_wait_event() is meaningful for this backend. */
 int power_has_events(const struct power *power);
 /* Wall-clock seconds, the time base of power_wait_event(). */

@@ -13,6 +13,7 @@ static const char *const verbs[] = {
 	[POWER_VERB_PRESS] = "press",
 	[POWER_VERB_RESET] = "reset",
 	[POWER_VERB_STATUS] = "status",
+	[POWER_VERB_WATCH] = "watch",
 };
 
 #define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
@@ -100,6 +101,7 @@ static int run_request(struct power *power, const struct power_request *req,
 {
 	switch (req->verb) {
 	case POWER_VERB_PING:
+	case POWER_VERB_WATCH:
 		return 0;
 	case POWER_VERB_ON:
 		return power_on(power, err);
@@ -131,6 +133,8 @@ void power_request_execute(struct power *power, const struct power_request *req,
 		snprintf(buf, size, "err %s\n", err.msg);
 	} else if (req->verb == POWER_VERB_STATUS) {
 		snprintf(buf, size, "ok %s\n", power_state_name(state));
+	} else if (req->verb == POWER_VERB_WATCH) {
+		snprintf(buf, size, "ok watching\n");
 	} else {
 		snprintf(buf, size, "ok\n");
 	}

@@ -1,9 +1,12 @@
 /* The line protocol between `rig power` and `rig powerd`, over a unix stream socket.
  *
- *   request:  "ping" | "on" | "off" | "cycle" | "press [MS]" | "reset" | "status"   + "\n"
- *   reply:    "ok\n" | "ok <state>\n" (status) | "err <message>\n"
+ *   request:  "ping" | "on" | "off" | "cycle" | "press [MS]" | "reset" | "status" | "watch"
+ *             + "\n"
+ *   reply:    "ok\n" | "ok <state>\n" (status) | "ok watching\n" (watch) | "err <message>\n"
  *
- * One request per line; a connection may carry several. */
+ * One request per line; a connection may carry several.  After "watch" the daemon keeps the
+ * connection open and silent until it exits: a client holding it learns at once that the lines
+ * are no longer held. */
 #ifndef RIG_POWER_POWER_PROTO_H
 #define RIG_POWER_POWER_PROTO_H
 
@@ -21,6 +24,7 @@ enum power_verb {
 	POWER_VERB_PRESS,
 	POWER_VERB_RESET,
 	POWER_VERB_STATUS,
+	POWER_VERB_WATCH,
 };
 
 struct power_request {

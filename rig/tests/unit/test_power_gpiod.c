@@ -40,6 +40,7 @@ struct fake_io {
 	char log[MAX_LOG][32];
 	size_t n_log;
 	int fail_sets;               /* fail this many set() calls */
+	bool press_powers_up;        /* the board comes up (sense on 3) when its button is pressed */
 };
 
 static void logf_(struct fake_io *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -98,6 +99,8 @@ static int fake_set(const struct gpio_io *io, struct gpio_line *line, int value,
 	}
 	line->value = value;
 	logf_(f, "set %u=%d", line->offset, physical(line));
+	if (f->press_powers_up && line->offset == 1 && value)
+		f->input_level[3] = 1;
 	return 0;
 }
 
@@ -259,6 +262,50 @@ static void test_button_only_board(void **state)
 	gpiod_lines_release(&lines);
 }
 
+/* A power-good line on 3: status reads it; on presses the button when the board does not come
+ * up by itself, and fails when even a press does not bring it up. */
+static void test_power_good_line(void **state)
+{
+	struct fixture *f = *state;
+	struct gpiod_lines lines;
+	struct rig_err err = { 0 };
+	enum power_state st;
+	size_t mark;
+
+	f->gpiod.sense = (struct board_gpio_line){ .chip = "gpiochip0", .offset = 3 };
+	f->gpiod.power_good_ms = 300;
+	take(f, &lines);
+	assert_int_equal(gpiod_seq_status(&lines, &st, &err), 0);
+	assert_int_equal(st, POWER_OFF);
+
+	/* relay open, the board starts on power: no press */
+	f->fake.input_level[3] = 1;
+	mark = f->fake.n_log;
+	assert_int_equal(gpiod_seq_on(&lines, &err), 0);
+	assert_string_equal(log_since(&f->fake, mark), "set 0=0");
+	assert_int_equal(gpiod_seq_status(&lines, &st, &err), 0);
+	assert_int_equal(st, POWER_RUNNING);
+
+	/* relay closed, board off (hibernated): pressed at once, up after the press */
+	f->fake.input_level[3] = 0;
+	f->fake.press_powers_up = true;
+	mark = f->fake.n_log;
+	assert_int_equal(gpiod_seq_on(&lines, &err), 0);
+	assert_string_equal(log_since(&f->fake, mark), "set 1=1; sleep 200; set 1=0");
+
+	/* a board that never comes up: waited for, pressed, waited for, refused */
+	assert_int_equal(gpiod_seq_off(&lines, &err), 0);
+	f->fake.input_level[3] = 0;
+	f->fake.press_powers_up = false;
+	mark = f->fake.n_log;
+	assert_int_equal(gpiod_seq_on(&lines, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_INFRA);
+	assert_non_null(strstr(err.msg, "power-good stayed low 300 ms after a press"));
+	assert_string_equal(log_since(&f->fake, mark), "set 0=0; sleep 100; sleep 100; sleep 100; "
+			    "set 1=1; sleep 200; set 1=0; sleep 100; sleep 100; sleep 100");
+	gpiod_lines_release(&lines);
+}
+
 static void test_press_releases_after_failure(void **state)
 {
 	struct fixture *f = *state;
@@ -406,6 +453,35 @@ static void test_power_through_daemon(void **state)
 	power_close(d.power);
 }
 
+/* A rig on the daemon watches it: while it serves, power_check passes; once it is gone (its
+ * lines released), power_check fails once and for all, naming the socket. */
+static void test_daemon_gone_is_noticed(void **state)
+{
+	struct fixture *f = *state;
+	struct daemon_thread d = { .power = open_fake(f) };
+	struct rig_err err = { 0 };
+	struct power *client;
+	pthread_t thread;
+
+	assert_int_equal(power_daemon_listen(f->socket, &d.listen_fd, &err), 0);
+	assert_int_equal(pthread_create(&thread, NULL, daemon_main, &d), 0);
+	assert_int_equal(power_open(&f->board, NULL, &client, &err), 0);
+	assert_int_equal(power_check(client, &err), 0);
+	assert_int_equal(power_on(client, &err), 0);
+	assert_int_equal(power_check(client, &err), 0);
+	d.stop = 1;
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	close(d.listen_fd);
+	assert_int_equal(power_check(client, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_INFRA);
+	assert_non_null(strstr(err.msg, "went away mid-run"));
+	assert_non_null(strstr(err.msg, f->socket));
+	assert_non_null(strstr(err.msg, "relay:"));   /* its state: unreadable without a chip here */
+	assert_int_equal(power_check(client, &err), -1);
+	power_close(client);
+	power_close(d.power);
+}
+
 /* No daemon and no GPIO chip on this machine: direct mode fails as infrastructure. */
 static void test_direct_mode_without_chip(void **state)
 {
@@ -452,11 +528,13 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequences, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_button_only_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_power_good_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_releases_after_failure, setup, teardown),
 		cmocka_unit_test(test_request_parsing),
 		cmocka_unit_test(test_reply_parsing),
 		cmocka_unit_test_setup_teardown(test_daemon_connection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_power_through_daemon, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_gone_is_noticed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_mode_without_chip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_powerd_usage_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_powerd_without_chip, setup, teardown),
