@@ -7,6 +7,7 @@
 #include "console/base64.h"
 
 #define REQUEST_PREFIX "@@RIG?"
+#define RESEND_PREFIX "@@RIG!"
 
 int agent_format_request(unsigned seq, const char *cmd, char **out, struct rig_err *err)
 {
@@ -28,6 +29,15 @@ int agent_format_request(unsigned seq, const char *cmd, char **out, struct rig_e
 	snprintf(req, size, "%s %u %s\n", REQUEST_PREFIX, seq, b64);
 	free(b64);
 	*out = req;
+	return 0;
+}
+
+int agent_format_resend(unsigned seq, char **out, struct rig_err *err)
+{
+	if (asprintf(out, "%s %u\n", RESEND_PREFIX, seq) < 0) {
+		*out = NULL;
+		return rig_err_set(err, RIG_EXIT_INFRA, "agent: out of memory");
+	}
 	return 0;
 }
 

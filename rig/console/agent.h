@@ -13,6 +13,9 @@
 /* "@@RIG? <seq> <base64>\n"; caller frees *out. */
 int agent_format_request(unsigned seq, const char *cmd, char **out, struct rig_err *err);
 
+/* "@@RIG! <seq>\n": send the reply to request seq again (the agent keeps its last one). */
+int agent_format_resend(unsigned seq, char **out, struct rig_err *err);
+
 /* Run cmd, wait up to timeout_ms for its reply. 0 = verified reply (reply->rc is the
  * command's status); -1 with err otherwise, and reply->status says why (AGENT_CORRUPT,
  * AGENT_TIMEOUT, AGENT_REFUSED; AGENT_PENDING for a console error). reply is initialised

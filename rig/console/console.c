@@ -3,10 +3,12 @@
 #include "util/clock.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "console/ansi.h"
+#include "console/garble.h"
 #include "console/kstamp.h"
 #include "console/linebuf.h"
 #include "console/log.h"
@@ -35,6 +37,10 @@ struct console {
 	char *current;              /* the line last handed out */
 	unsigned seq;
 	struct rig_err *feed_err;   /* where the line callbacks report errors */
+	struct garble garble;
+	unsigned baud;              /* serial: the speed the rig reads at (for messages) */
+	bool reattached;            /* the transport came back since the last look */
+	unsigned long long nuls;    /* NUL bytes dropped (a break reads as one) */
 };
 
 long long console_now_ms(void)
@@ -58,6 +64,22 @@ static int setup(struct console *c, const struct console_options *opts, struct r
 	return kevent_parser_new(c->marker, &c->events, err);
 }
 
+/* The transport's own events go to the console log and to stderr, as they happen. */
+static void on_transport_notice(void *ctx, enum transport_notice what, const char *msg)
+{
+	struct console *c = ctx;
+	struct timespec now;
+	char line[600];
+	struct rig_err ignored;
+
+	if (what == TRANSPORT_BACK)
+		c->reattached = true;
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(line, sizeof(line), "rig: %s", msg);
+	(void)console_log_line(c->log, &now, line, &ignored);
+	fprintf(stderr, "%s\n", line);
+}
+
 int console_create(struct console_transport *t, const struct console_options *opts,
 		   struct console **out, struct rig_err *err)
 {
@@ -68,6 +90,7 @@ int console_create(struct console_transport *t, const struct console_options *op
 		return rig_err_set(err, RIG_EXIT_INFRA, "console: out of memory");
 	}
 	c->transport = t;
+	transport_set_notice(t, on_transport_notice, c);
 	if (setup(c, opts, err) < 0) {
 		console_close(c);
 		return -1;
@@ -81,12 +104,14 @@ int console_open(const struct board_console *cfg, int connect_timeout_ms,
 {
 	struct transport_params p = {
 		.path = cfg->path, .baud = cfg->baud, .connect_timeout_ms = connect_timeout_ms,
+		.reattach_ms = cfg->reattach_s * 1000,
 	};
 	struct console_transport *t;
 
-	if (transport_open(cfg->transport, &p, &t, err) < 0)
+	if (transport_open(cfg->transport, &p, &t, err) < 0 || console_create(t, opts, out, err) < 0)
 		return -1;
-	return console_create(t, opts, out, err);
+	(*out)->baud = cfg->baud ? cfg->baud : 115200;
+	return 0;
 }
 
 static void drop_queue(struct console *c)
@@ -171,6 +196,21 @@ static int take_physical_line(void *ctx, const char *line, size_t len,
 	return rc ? -1 : 0;
 }
 
+/* A NUL is never console text: a break on a serial line reads as one, and it would end a C
+ * string (the line, and any agent reply in it) early. */
+static size_t drop_nuls(struct console *c, char *buf, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\0')
+			c->nuls++;
+		else
+			buf[kept++] = buf[i];
+	}
+	return kept;
+}
+
 /* Read once; 1 = bytes processed, 0 = quiet for timeout_ms, -1 = error. */
 static int pump(struct console *c, int timeout_ms, struct rig_err *err)
 {
@@ -183,6 +223,8 @@ static int pump(struct console *c, int timeout_ms, struct rig_err *err)
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (console_log_raw(c->log, buf, (size_t)n, err) < 0)
 		return -1;
+	garble_feed(&c->garble, (const unsigned char *)buf, (size_t)n);
+	n = (ssize_t)drop_nuls(c, buf, (size_t)n);
 	return linebuf_feed(&c->linebuf, buf, (size_t)n, &now, take_physical_line, c) ? -1 : 1;
 }
 
@@ -256,6 +298,24 @@ int console_send(struct console *c, const void *buf, size_t len, struct rig_err 
 int console_send_break(struct console *c, struct rig_err *err)
 {
 	return transport_send_break(c->transport, err);
+}
+
+bool console_take_reattached(struct console *c)
+{
+	bool was = c->reattached;
+
+	c->reattached = false;
+	return was;
+}
+
+int console_garbled(const struct console *c, char *why, size_t size)
+{
+	if (!garble_is_garbled(&c->garble))
+		return 0;
+	snprintf(why, size, "console %s is garbled: %u of the last %u bytes are not text: is the "
+		 "board's console really at %u baud, as the board file says?", c->transport->path,
+		 c->garble.last_noise, GARBLE_WINDOW, c->baud);
+	return 1;
 }
 
 unsigned console_next_seq(struct console *c)

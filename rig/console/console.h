@@ -50,6 +50,12 @@ int console_next_line(struct console *c, int timeout_ms, struct console_line *li
 int console_send(struct console *c, const void *buf, size_t len, struct rig_err *err);
 int console_send_break(struct console *c, struct rig_err *err);
 
+/* Did the transport come back from an unplug since the last call?  (What the board said in
+ * between is lost: a pending agent reply must be asked for again.) */
+bool console_take_reattached(struct console *c);
+/* 1 when what the console carries is not text (a wrong speed): why says so. */
+int console_garbled(const struct console *c, char *why, size_t size);
+
 /* Request numbers for the agent protocol, unique per session. */
 unsigned console_next_seq(struct console *c);
 const char *console_agent_marker(const struct console *c);

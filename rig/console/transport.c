@@ -1,6 +1,8 @@
 /* Backend factory and the thin dispatch every caller goes through. */
 #include "console/transport.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,25 @@ int transport_send_break(struct console_transport *t, struct rig_err *err)
 int transport_poll_fd(const struct console_transport *t)
 {
 	return t->ops->poll_fd(t);
+}
+
+void transport_set_notice(struct console_transport *t, transport_notice_fn fn, void *ctx)
+{
+	t->notice = fn;
+	t->notice_ctx = ctx;
+}
+
+void transport_notify(struct console_transport *t, enum transport_notice what, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!t->notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->notice(t->notice_ctx, what, msg);
 }
 
 void transport_close(struct console_transport *t)

@@ -15,7 +15,18 @@ struct transport_params {
 	const char *path;         /* socket path, /dev/pts/N, /dev/ttyUSB0 */
 	unsigned baud;            /* serial only; 0 = 115200 */
 	int connect_timeout_ms;   /* socket only: QEMU may still be starting; 0 = one attempt */
+	unsigned reattach_ms;     /* serial only: how long an unplugged port may take to come back
+				   * before reads fail; 0 = fail at once */
 };
+
+/* What a transport tells its user besides bytes: the line's own events. */
+enum transport_notice {
+	TRANSPORT_GONE,           /* the device went away (unplugged); waiting for it */
+	TRANSPORT_BACK,           /* it came back and is open again; bytes in between are lost */
+	TRANSPORT_BREAK,          /* a break on the line: the far end's TX held low */
+	TRANSPORT_LINE_ERRORS,    /* framing, parity or overrun errors counted by the UART */
+};
+typedef void (*transport_notice_fn)(void *ctx, enum transport_notice what, const char *msg);
 
 struct console_transport_ops {
 	const char *name;
@@ -38,6 +49,8 @@ struct console_transport {
 	int fd;                   /* -1 when closed */
 	void *priv;               /* backend state (libserialport's port) */
 	char *path;               /* for messages */
+	transport_notice_fn notice;
+	void *notice_ctx;
 };
 
 extern const struct console_transport_ops transport_socket_ops;
@@ -61,6 +74,11 @@ int transport_write(struct console_transport *t, const void *buf, size_t len,
 		    struct rig_err *err);
 int transport_send_break(struct console_transport *t, struct rig_err *err);
 int transport_poll_fd(const struct console_transport *t);
+/* Where notices go (the console session); without one they are dropped. */
+void transport_set_notice(struct console_transport *t, transport_notice_fn fn, void *ctx);
+/* For backends: tell the user, printf-style. */
+void transport_notify(struct console_transport *t, enum transport_notice what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Close and free; NULL is fine. */
 void transport_close(struct console_transport *t);
 

@@ -9,6 +9,7 @@
 
 #define CONNECT_TIMEOUT_MS 15000
 #define PUMP_SLICE_MS 100
+#define STALE_DRAIN_MS 500
 
 static double timespec_seconds(const struct timespec *ts)
 {
@@ -141,6 +142,15 @@ static int power_on_with_cmdline(struct session *s, const char *extra, struct ri
 	return rc;
 }
 
+/* A QEMU board's console socket exists only once QEMU runs (with its CPUs stopped: nothing is
+ * lost), but a real board starts talking the moment its power is on: its serial console is
+ * opened first.  What waited in the adapter from before is the old boot's and is read out (into
+ * the log) before the power comes on, so it cannot pass for this boot's agent. */
+static bool console_before_power(const struct session *s)
+{
+	return !s->board->console.transport || strcmp(s->board->console.transport, "socket") != 0;
+}
+
 int session_power_on(struct session *s, const char *extra_cmdline, struct rig_err *err)
 {
 	enum power_state state;
@@ -151,6 +161,12 @@ int session_power_on(struct session *s, const char *extra_cmdline, struct rig_er
 		return -1;
 	session_say(s, "power on%s%s", extra_cmdline ? " with " : "",
 		    extra_cmdline ? extra_cmdline : "");
+	if (console_before_power(s)) {
+		if (attach_console(s, err) < 0 || session_pump(s, STALE_DRAIN_MS, NULL, err) < 0)
+			return -1;
+		s->agent_ready = false;
+		return power_on_with_cmdline(s, extra_cmdline, err);
+	}
 	if (power_on_with_cmdline(s, extra_cmdline, err) < 0 || attach_console(s, err) < 0)
 		return -1;
 	return power_resume_cpus(s->power, err);
@@ -166,9 +182,13 @@ int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_
 	deadline = console_now_ms() + (long long)timeout_s * 1000;
 	while (!s->agent_ready) {
 		long long left = deadline - console_now_ms();
+		char why[300];
 
 		if (left <= 0)
 			return 1;
+		/* A console at the wrong speed will never show the agent: say so now. */
+		if (console_garbled(s->console, why, sizeof(why)))
+			return rig_err_set(err, RIG_EXIT_INFRA, "%s", why);
 		if (session_pump(s, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, NULL, err) < 0)
 			return -1;
 	}
@@ -185,6 +205,23 @@ static void feed_line(struct session *s, const struct console_line *line)
 		s->watch_hit_at = host;
 }
 
+/* The console was unplugged and is back: the reply may have gone by meanwhile.  The agent keeps
+ * its last reply and sends it again (after the command, if it still runs); a reply that did
+ * arrive is simply received twice, the second time ignored. */
+static int ask_again(struct session *s, const struct agent_reply *reply, struct rig_err *err)
+{
+	char *request = NULL;
+	int rc;
+
+	session_say(s, "  console back: asking the agent again for the reply to request %u",
+		    reply->seq);
+	if (agent_format_resend(reply->seq, &request, err) < 0)
+		return -1;
+	rc = console_send(s->console, request, strlen(request), err);
+	free(request);
+	return rc;
+}
+
 int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
 		 struct rig_err *err)
 {
@@ -199,6 +236,9 @@ int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
 		int rc = console_next_line(s->console, left > 0 ? (int)left : 0, &line, err);
 
 		if (rc < 0)
+			return -1;
+		if (console_take_reattached(s->console) && reply && reply->status == AGENT_PENDING &&
+		    ask_again(s, reply, err) < 0)
 			return -1;
 		if (rc == 0)
 			return 0;

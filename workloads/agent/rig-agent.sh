@@ -8,6 +8,8 @@
 #                   @@RIG@@ <seq> | <output line>          (stdout and stderr, in order)
 #                   @@RIG@@ <seq> end rc=<rc> lines=<n> crc=<POSIX cksum of the output lines>
 #   bad request     @@RIG@@ <seq> error <why>
+#   resend          @@RIG! <seq>   (the host's console was unplugged meanwhile): the last reply
+#                   again if it was <seq>'s, else "@@RIG@@ <seq> error no reply to resend"
 # Any other line is run as a plain shell command, so a person on `rig console` can type.
 #
 # Output is normalised before it is sent: control bytes other than TAB become '?' (a CR would
@@ -19,10 +21,12 @@
 
 marker='@@RIG@@'
 request='@@RIG? '
+resend='@@RIG! '
 prompt='rig# '
 tmp=${RIG_AGENT_TMP:-/tmp}
 raw=$tmp/rig-agent.$$.raw
 out=$tmp/rig-agent.$$.out
+last=$tmp/rig-agent.$$.last
 
 # POSIX cksum CRC over `od -tu1` bytes. Debian's busybox has no cksum applet; busybox awk does
 # have the bit functions (so does gawk; mawk does not, but such boards have cksum). Values stay
@@ -73,17 +77,31 @@ run_request() {
     tr '\000-\010\013-\037\177' '?' <"$raw" | awk '{ print }' >"$out"
     lines=$(awk 'END { print NR }' "$out")
     crc=$(checksum "$out")
-    printf '%s %s begin\n' "$marker" "$seq"
-    sed "s/^/$marker $seq | /" "$out"
-    printf '%s %s end rc=%s lines=%s crc=%s\n' "$marker" "$seq" "$rc" "$lines" "$crc"
+    {
+        printf '%s %s begin\n' "$marker" "$seq"
+        sed "s/^/$marker $seq | /" "$out"
+        printf '%s %s end rc=%s lines=%s crc=%s\n' "$marker" "$seq" "$rc" "$lines" "$crc"
+    } >"$last"
+    last_seq=$seq
+    cat "$last"
     rm -f "$raw" "$out"
+}
+
+resend_reply() {
+    [ -n "$show_prompt" ] && echo
+    if [ -n "$last_seq" ] && [ "$1" = "$last_seq" ] && [ -f "$last" ]; then
+        cat "$last"
+    else
+        printf '%s %s error no reply to resend\n' "$marker" "$1"
+    fi
 }
 
 # Ctrl-C ends the running command, not the agent (a trap, not an ignore, so children still
 # get the default action).
 interrupted=
 trap 'interrupted=1' INT
-trap 'rm -f "$raw" "$out"' EXIT
+trap 'rm -f "$raw" "$out" "$last"' EXIT
+last_seq=
 
 if [ -t 0 ]; then
     # Known line discipline: echo on (it also ends the request line before the reply),
@@ -112,6 +130,9 @@ while :; do
             # shellcheck disable=SC2086 # split "<seq> <base64>" (globbing is off: set -f)
             set -- ${line#"$request"}
             run_request "$1" "$2"
+            ;;
+        "$resend"*)
+            resend_reply "${line#"$resend"}"
             ;;
         '') ;;
         *) sh -c "$line" ;;

@@ -407,6 +407,49 @@ static void test_live_interactive_and_refused(void **state)
 	agent_reply_free(&r);
 }
 
+/* After an unplugged console the rig asks for a reply again: the agent repeats its last one,
+ * and refuses a request number that was not its last. */
+static void read_reply(struct live *l, unsigned seq, struct agent_reply *r)
+{
+	struct rig_err err = { 0 };
+	struct console_line line;
+
+	agent_reply_init(r, seq);
+	do
+		assert_int_equal(console_next_line(l->console, 10000, &line, &err), 1);
+	while (agent_reply_feed(r, MARKER, line.text, &err) == 0);
+}
+
+static void test_live_resend(void **state)
+{
+	struct live *l = live_or_skip(state);
+	struct agent_reply r, again;
+	struct rig_err err = { 0 };
+	char *req;
+	unsigned seq;
+
+	run_ok(l->console, "echo once; exit 4", &r);
+	seq = r.seq;
+	agent_reply_free(&r);
+	assert_int_equal(agent_format_resend(seq, &req, &err), 0);
+	assert_int_equal(console_send(l->console, req, strlen(req), &err), 0);
+	free(req);
+	read_reply(l, seq, &again);
+	assert_int_equal(again.status, AGENT_OK);
+	assert_int_equal(again.rc, 4);
+	assert_int_equal(again.n_lines, 1);
+	assert_string_equal(again.lines[0], "once");
+	agent_reply_free(&again);
+
+	assert_int_equal(agent_format_resend(seq + 100, &req, &err), 0);
+	assert_int_equal(console_send(l->console, req, strlen(req), &err), 0);
+	free(req);
+	read_reply(l, seq + 100, &again);
+	assert_int_equal(again.status, AGENT_REFUSED);
+	assert_non_null(strstr(again.error, "no reply to resend"));
+	agent_reply_free(&again);
+}
+
 static bool wait_for_file(const char *path)
 {
 	for (int i = 0; i < 1000; i++) {
@@ -458,6 +501,7 @@ int main(void)
 						live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_kernel_record_between_requests,
 						live_setup_cksum, live_teardown),
+		cmocka_unit_test_setup_teardown(test_live_resend, live_setup_cksum, live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_interactive_and_refused, live_setup_cksum,
 						live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_timeout_then_interrupt, live_setup_cksum,
