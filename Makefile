@@ -114,6 +114,7 @@ check-units: $(UNIT_BIN)
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
 	RIG=out/bin/rig bash jobs/tests/rest.sh
+	RIG=out/bin/rig bash tests/lock/run.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
