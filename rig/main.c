@@ -11,6 +11,7 @@
 #include "cli/dashboard.h"
 #include "cli/known.h"
 #include "cli/lava.h"
+#include "cli/lock.h"
 #include "cli/power.h"
 #include "cli/results.h"
 #include "cli/run.h"
@@ -30,7 +31,8 @@ static const char usage[] =
 	"  results      show stored runs, cycles and verdicts\n"
 	"  known        known issues: last seen, active or possibly fixed\n"
 	"  dashboard    write the pass/fail dashboard (static HTML site)\n"
-	"  lava         render LAVA jobs, import LAVA results (rig lava --help)\n"
+	"  lava         render and submit LAVA jobs, import LAVA results (rig lava --help)\n"
+	"  lock         run a command holding the board (LAVA device dictionaries)\n"
 	"  bisect       find the first bad kernel commit, even for intermittent failures\n"
 	"  bisect-sim   simulate flake-aware bisection against repeat-N bisection\n"
 	"  bisect-step  run a command for git bisect run (0 good, 1 bad, 125 skip)\n"
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
 		return cmd_results(argc, argv);
 	if (strcmp(cmd, "lava") == 0)
 		return cmd_lava(argc, argv);
+	if (strcmp(cmd, "lock") == 0)
+		return cmd_lock(argc, argv);
 	if (strcmp(cmd, "dashboard") == 0)
 		return cmd_dashboard(argc, argv);
 	if (strcmp(cmd, "known") == 0)
