@@ -41,6 +41,11 @@ struct console {
 	unsigned baud;              /* serial: the speed the rig reads at (for messages) */
 	bool reattached;            /* the transport came back since the last look */
 	unsigned long long nuls;    /* NUL bytes dropped (a break reads as one) */
+	double last_ktime;          /* the last kernel timestamp handed out; -1 none yet */
+	struct console_gap gap;     /* the last unplug: what the console missed */
+	long long gone_at_ms;
+	bool gap_await_until;       /* back: the next kernel line closes the gap */
+	bool gap_pending;           /* a gap console_take_gap() has not reported yet */
 };
 
 long long console_now_ms(void)
@@ -72,8 +77,14 @@ static void on_transport_notice(void *ctx, enum transport_notice what, const cha
 	char line[600];
 	struct rig_err ignored;
 
-	if (what == TRANSPORT_BACK)
+	if (what == TRANSPORT_GONE) {
+		c->gone_at_ms = console_now_ms();
+		c->gap = (struct console_gap){ .since_ktime = c->last_ktime, .until_ktime = -1 };
+	} else if (what == TRANSPORT_BACK) {
 		c->reattached = true;
+		c->gap.ms = console_now_ms() - c->gone_at_ms;
+		c->gap_await_until = c->gap_pending = true;
+	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(line, sizeof(line), "rig: %s", msg);
 	(void)console_log_line(c->log, &now, line, &ignored);
@@ -90,6 +101,7 @@ int console_create(struct console_transport *t, const struct console_options *op
 		return rig_err_set(err, RIG_EXIT_INFRA, "console: out of memory");
 	}
 	c->transport = t;
+	c->last_ktime = -1;
 	transport_set_notice(t, on_transport_notice, c);
 	if (setup(c, opts, err) < 0) {
 		console_close(c);
@@ -254,8 +266,39 @@ static void hand_out(struct console *c, struct console_line *line)
 	if (kstamp_parse(line->text, &ks)) {
 		line->has_ktime = true;
 		line->ktime = ks.secs;
+		c->last_ktime = ks.secs;
+		if (c->gap_await_until) {
+			c->gap.until_ktime = ks.secs;
+			c->gap_await_until = false;
+		}
 	}
 	deliver_events(c, line);
+}
+
+int console_take_gap(struct console *c, struct console_gap *gap)
+{
+	if (!c->gap_pending)
+		return 0;
+	c->gap_pending = false;
+	*gap = c->gap;
+	return 1;
+}
+
+void console_replay_line(struct console *c, const char *text)
+{
+	struct console_line line = { .text = text };
+	struct rig_err ignored;
+	struct kstamp ks;
+	char logged[600];
+
+	clock_gettime(CLOCK_REALTIME, &line.host_time);
+	snprintf(logged, sizeof(logged), "rig: recovered: %s", text);
+	(void)console_log_line(c->log, &line.host_time, logged, &ignored);
+	if (kstamp_parse(text, &ks)) {
+		line.has_ktime = true;
+		line.ktime = ks.secs;
+	}
+	deliver_events(c, &line);
 }
 
 static int wait_slice(long long deadline, int quiet_ms)

@@ -53,6 +53,18 @@ int console_send_break(struct console *c, struct rig_err *err);
 /* Did the transport come back from an unplug since the last call?  (What the board said in
  * between is lost: a pending agent reply must be asked for again.) */
 bool console_take_reattached(struct console *c);
+/* What the console missed while its serial adapter was unplugged, in the board's kernel time:
+ * the last kernel record before the unplug and the first after (-1: none seen). */
+struct console_gap {
+	double since_ktime, until_ktime;
+	long long ms;
+};
+/* 1 once for each unplug that came back, with its gap. */
+int console_take_gap(struct console *c, struct console_gap *gap);
+/* A line recovered from elsewhere (the board's kernel log) into the log and the event handler,
+ * as if it had come over the console. */
+void console_replay_line(struct console *c, const char *text);
+
 /* 1 when what the console carries is not text (a wrong speed): why says so. */
 int console_garbled(const struct console *c, char *why, size_t size);
 

@@ -205,6 +205,17 @@ cmd_start_workloads() {
     echo "workloads=$(ls "$STATE/pids" | wc -l)"
 }
 
+# klog SINCE [UNTIL] — the kernel's log lines stamped after SINCE (and before UNTIL) seconds: what
+# went by on the console while the rig's serial adapter was unplugged.
+cmd_klog() {
+    dmesg | awk -v since="$1" -v until="${2:-}" '
+        /^\[ *[0-9]+\.[0-9]+\]/ {
+            t = substr($0, 2, index($0, "]") - 2) + 0
+            keep = t > since && (until == "" || t < until + 0)
+        }
+        keep { print }'
+}
+
 # alive — one line per writer: still running or not.
 cmd_alive() {
     for f in "$STATE"/pids/*; do
@@ -354,6 +365,7 @@ case ${1:-help} in
     fio-checkpoint) cmd_fio_checkpoint ;;
     fio-verify) shift; cmd_fio_verify "$@" ;;
     alive) cmd_alive ;;
+    klog) shift; cmd_klog "$@" ;;
     stall) shift; cmd_stall "$@" ;;
     suspend) shift; cmd_suspend "$@" ;;
     hibernate) cmd_hibernate ;;
