@@ -12,6 +12,8 @@
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
 #   make lava-lab      a local LAVA lab (lava-server, PostgreSQL, worker, the QEMU board; root)
 #   make lava-lab-down stop it
+#   make check-vbench  rig on the virtual bench: a real UART and gpio-sim lines wired to the QEMU board
+#   make bench-lab     start the virtual bench and the board wired to it, with a shell on the bench
 #   make bench    benchmarks (build times, boot time); timing never fails a test
 #   make clean    remove build products (keeps downloaded sources and ccache)
 
@@ -47,9 +49,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-gpiod2 check-kernel check-e2e check-bisect bench clean lava-lab lava-lab-down
+.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-bisect bench clean lava-lab lava-lab-down
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# //'
+	@sed -n '3,18p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -88,6 +90,22 @@ $(OUT)/bin/%: $(OUT)/obj/workloads/main-%.o $(WL_LIB_SRC:%.c=$(OUT)/obj/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $^
 
+# The virtual bench (vbench/README.md): vbench-host runs on this machine, vbench-wire (static)
+# inside the bench VM. Neither is part of rig.
+VBENCH_HOST_SRC := $(sort $(wildcard vbench/host/*.c))
+VBENCH_LIB_SRC := $(filter-out vbench/host/main.c,$(VBENCH_HOST_SRC))
+VBENCH_UNIT_SRC := $(sort $(wildcard vbench/tests/test_*.c))
+VBENCH_UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(VBENCH_UNIT_SRC)))
+$(OUT)/vbench/bin/vbench-host: $(VBENCH_HOST_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/lib/librig.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(RIG_LIBS)
+$(OUT)/vbench/bin/vbench-wire: $(OUT)/obj/vbench/bench/wire.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $^
+$(OUT)/tests/test_%: $(OUT)/obj-san/vbench/tests/test_%.o $(VBENCH_LIB_SRC:%.c=$(OUT)/obj-san/%.o) $(OUT)/lib/librig-san.a
+	@mkdir -p $(@D)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(RIG_LIBS) -lcmocka
+
 define unit_rule
 $(OUT)/tests/$(notdir $(1:.c=)): $(OUT)/obj-san/$(1:.c=.o) $(OUT)/lib/librig-san.a
 	@mkdir -p $$(@D)
@@ -115,18 +133,28 @@ lava-lab:
 lava-lab-down:
 	bash jobs/lava-lab.sh down
 
-check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect
+check: check-units check-gpiod2 check-kernel check-e2e check-vbench check-lava check-bisect
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.
 GPIOD2_UNITS := $(addprefix $(OUT)/gpiod2/tests/,test_gpio_libgpiod test_power_gpiod)
-check-gpiod2:
+gpiod2:
 	pc=$$(bash scripts/libgpiod2.sh) && PKG_CONFIG_PATH=$$pc $(MAKE) --no-print-directory \
 	    OUT=$(OUT)/gpiod2 $(OUT)/gpiod2/bin/rig $(GPIOD2_UNITS)
+check-gpiod2: gpiod2
 	bash tests/run-units.sh $(GPIOD2_UNITS)
 
-check-units: $(UNIT_BIN)
-	@bash tests/run-units.sh $(UNIT_BIN)
+# The virtual bench (vbench/README.md): its kernel and initramfs (with rig on libgpiod 1.6 and
+# 2.x), the host side, and the scenarios that run rig inside it against the QEMU board.
+vbench: rig gpiod2 $(OUT)/tests/test_gpio_libgpiod $(OUT)/vbench/bin/vbench-host $(OUT)/vbench/bin/vbench-wire
+	vbench/build.sh
+check-vbench: vbench kernel image
+	bash tests/vbench/run.sh
+bench-lab: vbench kernel image
+	bash vbench/lab.sh
+
+check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
+	@bash tests/run-units.sh $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # make bench — figures, never pass/fail. Each section prints "bench: NAME = VALUE UNIT".
 #
-#   BENCH=kernel,boot,rig,bisect   sections to run (default: all but kernel-cold)
+#   BENCH=kernel,boot,rig,vbench,bisect   sections to run (default: all but kernel-cold)
 #   BENCH_COLD=1                   also time a cold kernel build (no ccache: ~8-10 minutes)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . tests/lib.sh
-sections=${BENCH:-kernel,boot,rig,bisect}
+sections=${BENCH:-kernel,boot,rig,vbench,bisect}
 rig=out/bin/rig
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +56,19 @@ EOF
     "$rig" run --board qemu --plan tests/e2e/plans/hang.yaml --db "$tmp/hang.db" -q >/dev/null 2>&1
     figure "hang detection after the timeout (goal <= 1 s)" \
         "$(sql "$tmp/hang.db" "SELECT printf('%.0f', max(value)) FROM measurements WHERE name='hang_detection_ms'") ms"
+fi
+
+if want vbench; then
+    # The virtual bench (vbench/): its boot, and the same five deep RTC suspends as the rig
+    # section's, driven from inside the bench through its UART and GPIO lines.
+    bash tests/vbench/run.sh timing >"$tmp/vbench.out" 2>&1
+    figure "boot to agent, bench VM (TCG, 1 vCPU)" \
+        "$(sed -n 's/^  bench: boot to agent = //p' "$tmp/vbench.out")"
+    bench_s=$(sed -n 's/^vbench: timing: \([0-9.]*\) s for 5 cycles$/\1/p' "$tmp/vbench.out")
+    figure "bench cycles (5 x deep rtc 3s, UART+GPIO)" "${bench_s:-?} s"
+    if [ -n "$bench_s" ] && [ -n "${rig_s:-}" ]; then
+        figure "bench extra cost per cycle" "$(echo "scale=1; ($bench_s - $rig_s) / 5" | bc) s"
+    fi
 fi
 
 if want bisect; then

@@ -17,12 +17,8 @@ stage=$dest/rootfs
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc/rig,proc,sys,dev,run,tmp,mnt,root,var/log}
 
-busybox=$(command -v busybox) || die "busybox not found (make deps installs busybox-static)"
-file -L "$busybox" | grep -q 'statically linked' || die "$busybox is not static: install busybox-static"
-cp "$busybox" "$stage/bin/busybox"
-for applet in $("$busybox" --list); do
-    [ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
-done
+install_busybox "$stage"
+busybox=$stage/bin/busybox
 
 fio=$("$here/build-fio.sh" | tail -n1)
 cp "$fio" "$stage/usr/bin/fio"
@@ -30,17 +26,10 @@ cp "$fio" "$stage/usr/bin/fio"
 # Host tools and the shared libraries they need (resolved through ldd, symlinks dereferenced).
 tools=(mke2fs e2fsck tune2fs mkfs.xfs xfs_repair xfs_io mkfs.btrfs btrfs sfdisk blkid rtcwake
        fsfreeze losetup mkswap swapon swapoff wipefs cksum ${EXTRA_BINS:-})
-copy_with_libs() {
-    local bin=$1 target=$2 lib
-    cp -L "$bin" "$target"
-    for lib in $(ldd "$bin" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*'); do
-        [ -e "$stage$lib" ] || { mkdir -p "$stage$(dirname "$lib")"; cp -L "$lib" "$stage$lib"; }
-    done
-}
 for t in "${tools[@]}"; do
     path=$(PATH=/usr/sbin:/sbin:/usr/bin:/bin command -v "$t") || die "tool not found on the host: $t (make deps)"
     rm -f "$stage/bin/$t" "$stage/sbin/$t"   # the real tool wins over a busybox applet of the same name
-    copy_with_libs "$path" "$stage/usr/sbin/$t"
+    copy_with_libs "$path" "$stage/usr/sbin/$t" "$stage"
 done
 # Debian's static busybox prefers its applets to PATH (FEATURE_PREFER_APPLETS): shell functions
 # make the real tools win in every script that sources /etc/rig/tools.sh.
@@ -69,10 +58,6 @@ install -m 0644 "$here/qemu-layout.sh" "$stage/etc/rig/layout.sh"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 
-# Reproducible archive: sorted names, fixed owner and timestamps.
-find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-    cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) >"$dest/initramfs.cpio.tmp"
-mv "$dest/initramfs.cpio.tmp" "$dest/initramfs.cpio"
+pack_initramfs "$stage" "$dest/initramfs.cpio"
 log "initramfs: $dest/initramfs.cpio ($(du -h "$dest/initramfs.cpio" | cut -f1))"
 echo "$dest/initramfs.cpio"

@@ -84,6 +84,12 @@ static int check_step(const struct step_ctx *c)
 	case STEP_SUSPEND:
 		return check_suspend(c);
 	case STEP_HIBERNATE:
+		/* The image is discarded by booting with noresume: only the qemu backend starts the
+		 * kernel itself and can add it; a real board would restore the image instead. */
+		if (!s->u.hibernate.resume && !c->board->power.qemu)
+			return step_error(c, "resume", "\"no\" needs a board whose kernel command line "
+					  "rig controls (qemu): it boots once with noresume to discard "
+					  "the image");
 		return need_sleep_state(c, "resume", "disk");
 	case STEP_POWER_CUT:
 		if (!can_cut_power(c->board))

@@ -28,6 +28,8 @@ struct gpio_io {
 
 /* The request flags a board line needs. */
 unsigned gpio_line_flags(const struct board_gpio_line *line);
+/* sleep_ms for the real backends: the whole time, signals or not. */
+void gpio_io_sleep_ms(const struct gpio_io *io, unsigned ms);
 
 /* libgpiod 1.6 or 2.x, whichever pkg-config offered at build time (gpio_libgpiod_v1.c,
  * gpio_libgpiod_v2.c); lines are requested as consumer "rig[PID]". */

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "power/gpio_holder.h"
-#include "util/clock.h"
 
 struct gpio_line {
 	struct gpiod_chip *chip;
@@ -132,12 +131,6 @@ static void lib_release(const struct gpio_io *io, struct gpio_line *line)
 	free(line);
 }
 
-static void lib_sleep_ms(const struct gpio_io *io, unsigned ms)
-{
-	(void)io;
-	clock_sleep_ms(ms);
-}
-
 const char *gpio_library_version(void)
 {
 	return gpiod_version_string();
@@ -149,5 +142,5 @@ const struct gpio_io gpio_io_libgpiod = {
 	.set = lib_set,
 	.get = lib_get,
 	.release = lib_release,
-	.sleep_ms = lib_sleep_ms,
+	.sleep_ms = gpio_io_sleep_ms,
 };

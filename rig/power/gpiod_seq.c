@@ -3,9 +3,17 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "util/clock.h"
+
 unsigned gpio_line_flags(const struct board_gpio_line *line)
 {
 	return line->active_low ? GPIO_FLAG_ACTIVE_LOW : 0;
+}
+
+void gpio_io_sleep_ms(const struct gpio_io *io, unsigned ms)
+{
+	(void)io;
+	clock_sleep_ms(ms);
 }
 
 static unsigned press_ms(const struct board_gpiod *cfg)

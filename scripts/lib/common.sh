@@ -26,3 +26,36 @@ private_apt() {
     fi
     APT_DIR=$dir
 }
+
+# copy_with_libs BIN TARGET STAGE — copy a program into an image's staging tree STAGE as TARGET,
+# with the shared libraries ldd names (symlinks dereferenced, each library once).
+copy_with_libs() {
+    local bin=$1 target=$2 stage=$3 lib
+    mkdir -p "$(dirname "$target")"
+    cp -L "$bin" "$target"
+    for lib in $(ldd "$bin" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*'); do
+        [ -e "$stage$lib" ] || { mkdir -p "$stage$(dirname "$lib")"; cp -L "$lib" "$stage$lib"; }
+    done
+}
+
+# install_busybox STAGE — Debian's static busybox as STAGE/bin/busybox, every applet a link to it.
+install_busybox() {
+    local stage=$1 busybox applet
+    busybox=$(command -v busybox) || die "busybox not found (make deps installs busybox-static)"
+    file -L "$busybox" | grep -q 'statically linked' || die "$busybox is not static: install busybox-static"
+    mkdir -p "$stage/bin"
+    cp "$busybox" "$stage/bin/busybox"
+    for applet in $("$busybox" --list); do
+        [ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+    done
+}
+
+# pack_initramfs STAGE FILE — a reproducible newc archive of STAGE: sorted names, owner 0,
+# timestamps 0; written to FILE.tmp, then renamed.
+pack_initramfs() {
+    local stage=$1 file=$2
+    find "$stage" -exec touch -h -d @0 {} +
+    (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+        cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) >"$file.tmp"
+    mv "$file.tmp" "$file"
+}

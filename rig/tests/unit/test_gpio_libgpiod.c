@@ -58,35 +58,36 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
-/* A fake /proc: pid 412 (gpioset) holds gpiochip1 lines 0 and 3; pid 77 holds gpiochip0 line 3;
- * pid 90 has an unrelated descriptor. */
+/* /proc/PID/comm (when comm is not NULL) and /proc/PID/fdinfo/FD with fdinfo in a fake /proc. */
+static void fake_proc(const char *root, const char *pid, const char *comm, const char *fd,
+		      const char *fdinfo)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/fdinfo", root, pid);
+	mkdir(path, 0755);
+	if (comm) {
+		snprintf(path, sizeof(path), "%s/%s/comm", root, pid);
+		write_file(path, comm);
+	}
+	snprintf(path, sizeof(path), "%s/%s/fdinfo/%s", root, pid, fd);
+	write_file(path, fdinfo);
+}
+
+/* pid 412 (gpioset) holds gpiochip1 lines 0 and 3; pid 77 gpiochip0 line 3; pid 90 has an
+ * unrelated descriptor. */
 static void test_holder_from_fdinfo(void **state)
 {
 	char root[] = "/tmp/rig-proc-XXXXXX", path[512], buf[256];
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
-	snprintf(path, sizeof(path), "%s/412", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/412/fdinfo", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/412/comm", root);
-	write_file(path, "gpioset\n");
-	snprintf(path, sizeof(path), "%s/412/fdinfo/5", root);
-	write_file(path, "pos:\t0\nflags:\t02000002\ngpio-chip:\tgpiochip1\ngpio-line:\t0\n"
-			 "gpio-line:\t3\n");
-	snprintf(path, sizeof(path), "%s/77", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/77/fdinfo", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/77/fdinfo/3", root);
-	write_file(path, "gpio-chip:\tgpiochip0\ngpio-line:\t3\n");
-	snprintf(path, sizeof(path), "%s/90", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/90/fdinfo", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/90/fdinfo/1", root);
-	write_file(path, "pos:\t0\n");
+	fake_proc(root, "412", "gpioset\n", "5", "pos:\t0\nflags:\t02000002\ngpio-chip:\tgpiochip1\n"
+		  "gpio-line:\t0\ngpio-line:\t3\n");
+	fake_proc(root, "77", NULL, "3", "gpio-chip:\tgpiochip0\ngpio-line:\t3\n");
+	fake_proc(root, "90", "sh\n", "1", "pos:\t0\n");
 
 	gpio_holder_describe(root, "gpiochip1", 3, "gpioset", buf, sizeof(buf));
 	assert_string_equal(buf, "'gpioset' (pid 412 gpioset)");

@@ -48,9 +48,9 @@ static struct plan *load_ok(const char *relative)
 	return plan;
 }
 
-static struct board *qemu_board(void)
+static struct board *load_board(const char *relative)
 {
-	char *path = top_path("boards/qemu.yaml");
+	char *path = top_path(relative);
 	struct rig_err err = { 0 };
 	struct board *board = NULL;
 
@@ -58,6 +58,11 @@ static struct board *qemu_board(void)
 		fail_msg("%s", err.msg);
 	free(path);
 	return board;
+}
+
+static struct board *qemu_board(void)
+{
+	return load_board("boards/qemu.yaml");
 }
 
 static bool has(char *const *items, size_t n, const char *name)
@@ -279,6 +284,31 @@ static void shipped_plans_fit_the_qemu_board(void **state)
 	board_free(board);
 }
 
+/* The virtual bench's plans fit its board; a discarded hibernation image does not: a GPIO board's
+ * kernel command line is not rig's to change. */
+static void bench_plans_fit_the_bench_board(void **state)
+{
+	const char *plans[] = { "vbench/plans/smoke.yaml", "vbench/plans/sleepy.yaml",
+				"vbench/plans/power-cut.yaml" };
+	struct board *board = load_board("boards/qemu-bench.yaml");
+	struct rig_err err = { 0 };
+	struct plan *p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+		p = load_ok(plans[i]);
+		if (plan_check_board(p, board, &err) != 0)
+			fail_msg("%s: %s", plans[i], err.msg);
+		plan_free(p);
+	}
+	p = load_ok("rig/tests/data/plans/discard-image.yaml");
+	assert_int_equal(plan_check_board(p, board, &err), -1);
+	assert_non_null(strstr(err.msg, ":4: steps[1].hibernate.resume: \"no\" needs a board whose "
+			       "kernel command line rig controls"));
+	plan_free(p);
+	board_free(board);
+}
+
 static void check_refuses(const char *fixture, const char *key, const char *what)
 {
 	char relative[256], want[512];
@@ -384,6 +414,7 @@ int main(void)
 		cmocka_unit_test(steps_format_for_progress_output),
 		cmocka_unit_test(names_match_the_file_format),
 		cmocka_unit_test(shipped_plans_fit_the_qemu_board),
+		cmocka_unit_test(bench_plans_fit_the_bench_board),
 		cmocka_unit_test(check_refuses_undeclared_wake_source),
 		cmocka_unit_test(check_refuses_unknown_filesystem),
 		cmocka_unit_test(missing_file_is_a_usage_error),
