@@ -142,5 +142,30 @@ else
     cat "$work/out" "$work/err"; fail "token file mode (exit $rc)"
 fi
 
+# 7. the nightly script: submit, follow, import, import --since, dashboard with the job's link
+printf 'secret\n' >"$work/token"; chmod 600 "$work/token"
+cat >"$work/nightly.conf" <<EOF
+RIG=$RIG
+RIG_LAVA_SERVER=$URL
+RIG_LAVA_TOKEN_FILE=$work/token
+BOARDS="qemu"
+PLANS="smoke"
+DB=$work/nightly.db
+DASHBOARD=$work/dashboard
+SINCE_DAYS=100000
+EOF
+set +e
+bash jobs/nightly/nightly.sh "$work/nightly.conf" >"$work/out" 2>"$work/err"
+rc=$?
+set -e
+job=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/out")
+if [ "$rc" = 3 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
+   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 3 ] &&
+   grep -q "href=\"$URL/scheduler/job/$job\">LAVA job $job</a>" "$work/dashboard/index.html"; then
+    pass "nightly.sh: job $job submitted, followed, imported; jobs 7 and 8 by --since; dashboard links job $job (exit $rc: job 8 ran no cycle)"
+else
+    cat "$work/out" "$work/err"; fail "nightly.sh (exit $rc)"
+fi
+
 [ "$failures" = 0 ] && echo "jobs/tests/rest.sh: all passed" || echo "jobs/tests/rest.sh: $failures failed"
 [ "$failures" = 0 ]

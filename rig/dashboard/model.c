@@ -7,10 +7,12 @@
 #include "dashboard/html.h"
 #include "dashboard/sql.h"
 
+/* %s: runs.lava_server, which schema version 1 databases (not migrated yet: the dashboard only
+ * reads) lack. */
 static const char runs_sql[] =
 	"SELECT r.id, r.board, r.night, r.kernel_version, r.kernel_sha, r.plan, r.status,"
 	" r.console_log, r.host, r.knob_freeze_filesystems, r.knob_sync_on_suspend, r.started_at,"
-	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0)"
+	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0), r.source, r.lava_job_id, %s"
 	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed"
 	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
 	" ORDER BY r.board, r.started_at, r.id";
@@ -34,8 +36,12 @@ static int read_run(sqlite3_stmt *st, struct dash_run *r)
 		.started_at = sqlite3_column_double(st, 11),
 		.ended_at = dash_sql_real(st, 12),
 		.n_cycles = sqlite3_column_int(st, 13), .n_cycles_failed = sqlite3_column_int(st, 14),
+		.source = dash_sql_text(st, 15), .lava_job_id = dash_sql_text(st, 16),
+		.lava_server = dash_sql_text(st, 17),
 	};
-	return dash_sql_text_ok(st, 1, r->board) && dash_sql_text_ok(st, 2, r->night) &&
+	return dash_sql_text_ok(st, 15, r->source) && dash_sql_text_ok(st, 16, r->lava_job_id) &&
+	       dash_sql_text_ok(st, 17, r->lava_server) &&
+	       dash_sql_text_ok(st, 1, r->board) && dash_sql_text_ok(st, 2, r->night) &&
 	       dash_sql_text_ok(st, 3, r->kernel) && dash_sql_text_ok(st, 4, r->sha) &&
 	       dash_sql_text_ok(st, 5, r->plan) && dash_sql_text_ok(st, 6, r->status) &&
 	       dash_sql_text_ok(st, 7, r->console_log) && dash_sql_text_ok(st, 8, r->host) ? 0 : -1;
@@ -48,15 +54,31 @@ static void free_run(struct dash_run *r)
 	free(r->verdicts);
 	free(r->board), free(r->night), free(r->kernel), free(r->sha), free(r->plan);
 	free(r->status), free(r->console_log), free(r->host);
+	free(r->source), free(r->lava_job_id), free(r->lava_server);
+}
+
+static int has_lava_server(sqlite3 *sql)
+{
+	sqlite3_stmt *st;
+	int version = 0;
+
+	if (sqlite3_prepare_v2(sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return version >= 2;
 }
 
 static int load_runs(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
 {
+	char text[sizeof(runs_sql) + 32];
 	size_t cap = 0;
 	sqlite3_stmt *st;
 	int rc;
 
-	if (dash_sql_prepare(sql, runs_sql, &st, err))
+	snprintf(text, sizeof(text), runs_sql, has_lava_server(sql) ? "r.lava_server" : "NULL");
+	if (dash_sql_prepare(sql, text, &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (dash_grow((void **)&m->runs, &cap, m->n_runs, sizeof(*m->runs)) ||
