@@ -1,11 +1,11 @@
-#include "dashboard/model.h"
+#include "dashboards/model.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/sql.h"
+#include "dashboards/html.h"
+#include "dashboards/sql.h"
 
 static const char runs_sql[] =
 	"SELECT r.id, r.board, r.night, r.kernel_version, r.kernel_sha, r.plan, r.status,"
