@@ -105,6 +105,7 @@ check-units: $(UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
+	bash rig/tests/cli/commands.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
