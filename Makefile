@@ -18,7 +18,7 @@ OUT ?= $(CURDIR)/out
 export OUT
 
 CC ?= gcc
-PKGS := libserialport libgpiod libcyaml jansson sqlite3
+PKGS := libserialport libgpiod yaml-0.1 jansson sqlite3
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 RIG_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
