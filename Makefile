@@ -9,6 +9,8 @@
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
+#   make lava-lab      a local LAVA lab (lava-server, PostgreSQL, worker, the QEMU board; root)
+#   make lava-lab-down stop it
 #   make bench    benchmarks (build times, boot time); timing never fails a test
 #   make clean    remove build products (keeps downloaded sources and ccache)
 
@@ -18,7 +20,7 @@ OUT ?= $(CURDIR)/out
 export OUT
 
 CC ?= gcc
-PKGS := libserialport libgpiod yaml-0.1 jansson sqlite3
+PKGS := libserialport libgpiod yaml-0.1 jansson sqlite3 libcurl
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 RIG_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -36,9 +38,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e check-bisect bench clean
+.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e check-bisect bench clean lava-lab lava-lab-down
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# //'
+	@sed -n '3,16p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -98,6 +100,12 @@ dashboard: rig
 check-lava: rig kernel image
 	RIG=out/bin/rig RIG_LAVA_RUN=1 bash tests/lava/run.sh
 
+lava-lab:
+	bash jobs/lava-lab.sh up
+
+lava-lab-down:
+	bash jobs/lava-lab.sh down
+
 check: check-units check-kernel check-e2e check-lava check-bisect
 
 check-units: $(UNIT_BIN)
@@ -106,6 +114,7 @@ check-units: $(UNIT_BIN)
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
+	RIG=out/bin/rig bash tests/lava/rest.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image

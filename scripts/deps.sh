@@ -12,7 +12,7 @@ packages=(
     qemu-system-x86 qemu-utils busybox-static e2fsprogs xfsprogs btrfs-progs util-linux fdisk
     # the rig
     pkg-config libserialport-dev libgpiod-dev libyaml-dev libjansson-dev libsqlite3-dev sqlite3
-    libcmocka-dev valgrind fio
+    libcmocka-dev valgrind fio libcurl4-openssl-dev
     # the dashboard's browser test
     chromium
     # LAVA: job validation (lava-schema.py, lava-run --validate) and real lava-run jobs

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli/context.h"
+#include "cli/lava_internal.h"
 #include "config/board.h"
 #include "config/plan.h"
 #include "lava/cases.h"
@@ -20,24 +21,35 @@
 static const char usage_text[] =
 	"usage: rig lava render --board B --plan P --out DIR [--kernel URL] [--initrd URL]\n"
 	"                       [--night YYYY-MM-DD] [--jobs DIR]\n"
+	"       rig lava submit --server URL --board B --plan P [--token-file F] [--kernel URL]\n"
+	"                       [--initrd URL] [--night YYYY-MM-DD] [--jobs DIR] [--out DIR]\n"
+	"                       [--no-wait] [--timeout S] [--poll S] [--db FILE]\n"
 	"       rig lava import --db FILE (--log DISPATCHER_LOG | --rest FILE.json) [--board B]\n"
-	"                       [--job-id N]\n"
+	"                       [--job-id N] [--server URL]\n"
+	"       rig lava import --db FILE --server URL (--job N | --since DATE [--device D])\n"
+	"                       [--token-file F] [--board B] [--page-size N]\n"
 	"\n"
 	"render  write DIR/<board>-<plan>.yaml, a LAVA job running the plan on the board\n"
 	"        (templates and test definitions from jobs/; kernel and initramfs default to\n"
 	"        file:// URLs of out/kernel/bzImage and out/image/initramfs.cpio)\n"
+	"submit  render the job and submit it to the server's REST API; wait until it has\n"
+	"        finished (progress on stderr; --timeout S, default 7200; --poll S, default 5),\n"
+	"        then with --db import it. --no-wait: print the job id and return\n"
 	"import  store a LAVA job's test results as a run (source lava) in the results database:\n"
-	"        from a dispatcher log (output.yaml of lava-run, or a job log) or a REST export\n"
-	"        of /api/v0.2/jobs/<id>/tests/\n"
+	"        from a dispatcher log (output.yaml of lava-run, or a job log), a REST export\n"
+	"        of /api/v0.2/jobs/<id>/tests/, or the server itself: --job N, or --since DATE\n"
+	"        (YYYY-MM-DD or an ISO time, UTC) for every job finished after it (--device D:\n"
+	"        only those that ran on D). Every page of the API's answers is read. A job is\n"
+	"        stored once (server and job id are its key): importing it again stores nothing\n"
+	"        and exits as the first import did. Each job is stored whole or not at all.\n"
 	"\n"
-	"Exit status: render 0 written, 2 usage/configuration error; import 0 every verdict\n"
-	"passed, 1 a verdict failed or a cycle hung, 2 usage error, 3 no cycle ran or database error.\n";
-
-struct lava_args {
-	const char *board, *plan, *out_dir, *kernel, *initrd, *night, *jobs;
-	const char *db, *log, *rest, *job_id;
-	int help;
-};
+	"The server's token: --token-file F, else $RIG_LAVA_TOKEN_FILE, else $RIG_LAVA_TOKEN\n"
+	"(the server: --server, else $RIG_LAVA_SERVER). jobs/lava-lab.sh writes both for its lab.\n"
+	"\n"
+	"Exit status: render 0 written, 2 usage/configuration error; submit without --db 0 the\n"
+	"job completed, 1 LAVA ended it incomplete, 3 canceled or still running at --timeout;\n"
+	"import (and submit --db) 0 every verdict passed, 1 a verdict failed or a cycle hung,\n"
+	"2 usage error, 3 no cycle ran, server or database error (--since: the worst job).\n";
 
 static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err *err)
 {
@@ -48,6 +60,11 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		{"jobs", required_argument, NULL, 'J'}, {"db", required_argument, NULL, 'd'},
 		{"log", required_argument, NULL, 'l'}, {"rest", required_argument, NULL, 'r'},
 		{"job-id", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+		{"server", required_argument, NULL, 'S'}, {"token-file", required_argument, NULL, 'T'},
+		{"job", required_argument, NULL, 'N'}, {"since", required_argument, NULL, 's'},
+		{"device", required_argument, NULL, 'D'}, {"page-size", required_argument, NULL, 'P'},
+		{"timeout", required_argument, NULL, 't'}, {"poll", required_argument, NULL, 'q'},
+		{"no-wait", no_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -68,6 +85,15 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		case 'r': a->rest = optarg; break;
 		case 'j': a->job_id = optarg; break;
 		case 'h': a->help = 1; break;
+		case 'S': a->server = optarg; break;
+		case 'T': a->token_file = optarg; break;
+		case 'N': a->job = optarg; break;
+		case 's': a->since = optarg; break;
+		case 'D': a->device = optarg; break;
+		case 'P': a->page_size = optarg; break;
+		case 't': a->timeout = optarg; break;
+		case 'q': a->poll = optarg; break;
+		case 'W': a->no_wait = 1; break;
 		default:
 			return rig_err_set(err, RIG_EXIT_USAGE, "lava %s: unknown option '%s'; try 'rig lava --help'",
 					   argv[0], argv[optind - 1]);
@@ -117,8 +143,8 @@ static int load_inputs(const struct lava_args *a, struct cli_paths *paths, struc
 {
 	char path[PATH_MAX];
 
-	if (!a->board || !a->plan || !a->out_dir)
-		return rig_err_set(err, RIG_EXIT_USAGE, "lava render: --board, --plan and --out are required");
+	if (!a->board || !a->plan)
+		return rig_err_set(err, RIG_EXIT_USAGE, "lava: --board and --plan are required");
 	if (a->night && !valid_night(a->night))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--night: '%s' is not YYYY-MM-DD", a->night);
 	snprintf(in->night, sizeof(in->night), "%s", a->night ? a->night : "");
@@ -167,27 +193,48 @@ static int write_job(const char *out_dir, const char *board, const char *plan, c
 	return 0;
 }
 
-static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
+static int render_text(const struct lava_args *a, struct render_inputs *in, char **yaml,
+		       struct rig_err *err)
 {
 	struct cli_paths paths;
-	struct render_inputs in = {0};
 	struct lava_render_opts opts = {0};
+
+	cli_paths_init(&paths);
+	if (load_inputs(a, &paths, in, err))
+		return -1;
+	opts.jobs_dir = in->jobs;
+	opts.kernel_url = in->kernel;
+	opts.initrd_url = in->initrd;
+	opts.env_url = in->env;
+	opts.night = in->night;
+	opts.kernel_version = in->kernel_facts.version;
+	opts.kernel_sha = in->kernel_facts.sha;
+	opts.s_id_offset = in->kernel_facts.s_id_offset;
+	return lava_render_job(in->board, in->plan, &opts, yaml, err);
+}
+
+int lava_cli_render(const struct lava_args *a, char **yaml, char *name, size_t name_size,
+		    struct rig_err *err)
+{
+	struct render_inputs in = {0};
+	int rc = render_text(a, &in, yaml, err);
+
+	if (!rc)
+		snprintf(name, name_size, "%s-%s", in.board->name, in.plan->name);
+	board_free(in.board);
+	plan_free(in.plan);
+	return rc;
+}
+
+static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
+{
+	struct render_inputs in = {0};
 	char *yaml = NULL;
 	int rc;
 
-	cli_paths_init(&paths);
-	rc = load_inputs(a, &paths, &in, err);
-	if (!rc) {
-		opts.jobs_dir = in.jobs;
-		opts.kernel_url = in.kernel;
-		opts.initrd_url = in.initrd;
-		opts.env_url = in.env;
-		opts.night = in.night;
-		opts.kernel_version = in.kernel_facts.version;
-		opts.kernel_sha = in.kernel_facts.sha;
-		opts.s_id_offset = in.kernel_facts.s_id_offset;
-		rc = lava_render_job(in.board, in.plan, &opts, &yaml, err);
-	}
+	if (!a->out_dir)
+		return rig_err_set(err, RIG_EXIT_USAGE, "lava render: --board, --plan and --out are required");
+	rc = render_text(a, &in, &yaml, err);
 	if (!rc)
 		rc = write_job(a->out_dir, in.board->name, in.plan->name, yaml, out, err);
 	free(yaml);
@@ -196,29 +243,52 @@ static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
 	return rc ? (int)err->class : RIG_EXIT_PASS;
 }
 
+int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, const char *job_id,
+		   const char *server, const char *origin, FILE *out, int *code,
+		   struct rig_err *err)
+{
+	struct results_db *db = NULL;
+	struct lava_import_info info = {
+		.board = a->board, .lava_job_id = job_id, .lava_server = server, .log_path = origin,
+	};
+	struct lava_import_outcome got;
+	int rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
+
+	if (!rc)
+		rc = lava_import_once(db, cases, &info, &got, err);
+	results_close(db);
+	if (rc)
+		return -1;
+	*code = got.exit_code;
+	if (got.already)
+		fprintf(out, "LAVA job %s: already stored as run %lld (%s); nothing imported\n", job_id,
+			(long long)got.run_id, got.exit_code == RIG_EXIT_PASS ? "pass" :
+			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
+	else
+		fprintf(out, "run %lld: %zu LAVA test cases imported%s%s (%s)\n", (long long)got.run_id,
+			cases->n, job_id ? " from job " : "", job_id ? job_id : "",
+			got.exit_code == RIG_EXIT_PASS ? "pass" :
+			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
+	return 0;
+}
+
 static int do_import(const struct lava_args *a, FILE *out, struct rig_err *err)
 {
 	struct lava_cases cases = {0};
-	struct results_db *db = NULL;
-	struct lava_import_info info = {.board = a->board, .lava_job_id = a->job_id};
-	int64_t run_id = 0;
 	int code = RIG_EXIT_PASS, rc;
 	long long id;
 
+	if (a->server && (a->job || a->since) && !a->log && !a->rest)
+		return lava_cmd_import_server(a, out, err);
 	if (!a->db || !a->log == !a->rest)
-		return rig_err_set(err, RIG_EXIT_USAGE, "lava import: --db and one of --log or --rest are required");
+		return rig_err_set(err, RIG_EXIT_USAGE, "lava import: --db and one of --log, --rest or "
+				   "--server with --job or --since are required");
 	if (a->job_id && parse_number(a->job_id, 0, LLONG_MAX, &id))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--job-id: '%s' is not a job id", a->job_id);
-	info.log_path = a->log ? a->log : a->rest;
 	rc = a->log ? lava_cases_from_log(a->log, &cases, err) : lava_cases_from_rest(a->rest, &cases, err);
 	if (!rc)
-		rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
-	if (!rc)
-		rc = lava_import(db, &cases, &info, &run_id, &code, err);
-	if (!rc)
-		fprintf(out, "run %lld: %zu LAVA test cases imported (%s)\n", (long long)run_id, cases.n,
-			code == RIG_EXIT_PASS ? "pass" : code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
-	results_close(db);
+		rc = lava_cli_store(a, &cases, a->job_id, a->server, a->log ? a->log : a->rest, out,
+				    &code, err);
 	lava_cases_free(&cases);
 	return rc ? (int)err->class : code;
 }
@@ -246,8 +316,10 @@ int cmd_lava_to(int argc, char **argv, FILE *out, FILE *errout)
 		code = do_render(&a, out, &err);
 	else if (!strcmp(sub, "import"))
 		code = do_import(&a, out, &err);
+	else if (!strcmp(sub, "submit"))
+		code = lava_cmd_submit(&a, out, &err);
 	else
-		code = rig_err_set(&err, RIG_EXIT_USAGE, "lava: unknown subcommand '%s' (render, import)", sub);
+		code = rig_err_set(&err, RIG_EXIT_USAGE, "lava: unknown subcommand '%s' (render, submit, import)", sub);
 	if (code < 0)
 		code = (int)err.class;
 	if (err.msg[0] && code != RIG_EXIT_PASS && code != RIG_EXIT_FAIL)

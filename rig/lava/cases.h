@@ -33,6 +33,12 @@ int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_e
 /* A REST export of /api/v0.2/jobs/<id>/tests/: {"results": [...]} or the bare list. */
 int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_err *err);
 
+/* One item of such an answer; suite_names maps suite ids to names ({"12": "0_rig-setup"}, may be
+ * NULL); origin names the file or URL in errors. */
+struct json_t;
+int lava_cases_add_rest_item(const char *origin, size_t index, struct json_t *item,
+			     struct json_t *suite_names, struct lava_cases *cases, struct rig_err *err);
+
 /* "2023-01-31T12:00:01.123456" (UTC, optional Z or +00:00) -> unix seconds; 0 when unparsable. */
 double lava_parse_time(const char *text);
 

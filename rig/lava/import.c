@@ -242,6 +242,7 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 	ri.plan = f.plan[0] ? f.plan : NULL;
 	ri.source = "lava";
 	ri.lava_job_id = info->lava_job_id;
+	ri.lava_server = info->lava_server;
 	ri.kernel_version = f.kernel[0] ? f.kernel : NULL;
 	ri.knob_freeze_filesystems = f.freeze;
 	ri.knob_sync_on_suspend = f.sync;

@@ -18,6 +18,7 @@
 struct lava_import_info {
 	const char *board;         /* overrides the board the job reported; required if it did not */
 	const char *lava_job_id;   /* NULL: unknown */
+	const char *lava_server;   /* the server the job came from; NULL: from a file */
 	const char *log_path;      /* recorded as the run's console log */
 };
 
@@ -26,6 +27,20 @@ struct lava_import_info {
 int lava_import(struct results_db *db, const struct lava_cases *cases,
 		const struct lava_import_info *info, int64_t *run_id, int *exit_code,
 		struct rig_err *err);
+
+struct lava_import_outcome {
+	int64_t run_id;
+	int exit_code;
+	int already;       /* the job was stored before (as run_id); nothing was written */
+};
+
+/*
+ * lava_import() made idempotent and atomic: a job with an id is stored once per server (a second
+ * import finds the first run and writes nothing), and a run is stored whole or not at all.
+ */
+int lava_import_once(struct results_db *db, const struct lava_cases *cases,
+		     const struct lava_import_info *info, struct lava_import_outcome *out,
+		     struct rig_err *err);
 
 /* "1_cycle-003-suspend" -> 3 and "suspend"; -1 when the suite is not a cycle. */
 int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size);

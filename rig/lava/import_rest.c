@@ -1,5 +1,6 @@
-/* REST export (/api/v0.2/jobs/<id>/tests/) -> cases. */
+/* REST answers of /api/v0.2/jobs/<id>/tests/ (an export file, or pages fetched by rest.c) -> cases. */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,14 +20,20 @@ static char *suite_from_metadata(const char *metadata)
 	return strndup(p, n);
 }
 
-static const char *suite_name(json_t *item)
+/* The suite as a name, an object, or (v0.2) an id looked up in suite_names ({"12": "0_rig-setup"}). */
+static const char *suite_name(json_t *item, json_t *suite_names)
 {
 	json_t *suite = json_object_get(item, "suite");
+	char id[32];
 
 	if (json_is_string(suite))
 		return json_string_value(suite);
 	if (json_is_object(suite))
 		return json_string_value(json_object_get(suite, "name"));
+	if (json_is_integer(suite) && suite_names) {
+		snprintf(id, sizeof(id), "%" JSON_INTEGER_FORMAT, json_integer_value(suite));
+		return json_string_value(json_object_get(suite_names, id));
+	}
 	return NULL;
 }
 
@@ -44,8 +51,8 @@ static int measurement_of(json_t *m, double *value)
 	return *end == '\0';
 }
 
-static int add_item(const char *path, size_t index, json_t *item, struct lava_cases *cases,
-		    struct rig_err *err)
+int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, json_t *suite_names,
+			     struct lava_cases *cases, struct rig_err *err)
 {
 	json_t *units = json_object_get(item, "units");
 	char *from_meta = NULL;
@@ -53,13 +60,13 @@ static int add_item(const char *path, size_t index, json_t *item, struct lava_ca
 	int rc;
 
 	if (!json_is_object(item))
-		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: not an object", path, index);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: not an object", origin, index);
 	if (!units)
 		units = json_object_get(item, "unit");
 	c.name = (char *)json_string_value(json_object_get(item, "name"));
 	c.result = (char *)json_string_value(json_object_get(item, "result"));
 	c.units = (char *)json_string_value(units);
-	c.suite = (char *)suite_name(item);
+	c.suite = (char *)suite_name(item, suite_names);
 	c.has_measurement = measurement_of(json_object_get(item, "measurement"), &c.measurement);
 	c.logged = lava_parse_time(json_string_value(json_object_get(item, "logged")));
 	if (!c.suite) {
@@ -68,7 +75,7 @@ static int add_item(const char *path, size_t index, json_t *item, struct lava_ca
 	}
 	if (!c.name || !c.suite) {
 		free(from_meta);
-		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: no %s", path, index,
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: no %s", origin, index,
 				   c.name ? "suite" : "name");
 	}
 	rc = lava_cases_add(cases, &c, err);
@@ -92,7 +99,7 @@ int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_
 		return rig_err_set(err, RIG_EXIT_USAGE, "%s: no \"results\" list", path);
 	}
 	json_array_foreach(results, i, item) {
-		if ((rc = add_item(path, i, item, cases, err)))
+		if ((rc = lava_cases_add_rest_item(path, i, item, NULL, cases, err)))
 			break;
 	}
 	json_decref(root);

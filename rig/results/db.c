@@ -52,18 +52,49 @@ int results_db_exec(struct results_db *db, const char *sql, struct rig_err *err)
 
 int results_db_begin(struct results_db *db, struct rig_err *err)
 {
-	return results_db_exec(db, "BEGIN IMMEDIATE", err);
+	return results_db_exec(db, db->in_batch ? "SAVEPOINT inner" : "BEGIN IMMEDIATE", err);
 }
 
 int results_db_commit(struct results_db *db, struct rig_err *err)
 {
-	return results_db_exec(db, "COMMIT", err);
+	return results_db_exec(db, db->in_batch ? "RELEASE inner" : "COMMIT", err);
 }
 
 void results_db_rollback(struct results_db *db)
 {
+	if (sqlite3_get_autocommit(db->sql))
+		return;
+	if (db->in_batch)
+		(void)sqlite3_exec(db->sql, "ROLLBACK TO inner; RELEASE inner", NULL, NULL, NULL);
+	else
+		(void)sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int results_batch_begin(struct results_db *db, struct rig_err *err)
+{
+	if (db->in_batch)
+		return rig_err_set(err, RIG_EXIT_INFRA, "results db %s: batches do not nest", db->path);
+	if (results_db_exec(db, "BEGIN IMMEDIATE", err))
+		return -1;
+	db->in_batch = 1;
+	return 0;
+}
+
+int results_batch_commit(struct results_db *db, struct rig_err *err)
+{
+	int ret = results_db_exec(db, "COMMIT", err);
+
+	if (ret)
+		(void)sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db->in_batch = 0;
+	return ret;
+}
+
+void results_batch_rollback(struct results_db *db)
+{
 	if (!sqlite3_get_autocommit(db->sql))
 		(void)sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db->in_batch = 0;
 }
 
 int results_schema_version(struct results_db *db, int *version, struct rig_err *err)

@@ -41,6 +41,7 @@ struct results_run_info {
 	const char *plan_file;
 	const char *source;                /* "rig" (NULL means rig) or "lava" */
 	const char *lava_job_id;
+	const char *lava_server;           /* base URL the job was fetched from; NULL: from a file */
 	const char *kernel_version;
 	const char *kernel_meta;           /* the build's meta.json text; must be valid JSON or NULL */
 	const char *kernel_sha;
@@ -82,5 +83,20 @@ int results_add_artefact(struct results_db *db, int64_t run_id, int64_t cycle_id
 			 const char *path, struct rig_err *err);
 
 const char *results_run_status_name(enum results_run_status status);
+
+/*
+ * A batch: everything written between results_batch_begin() and results_batch_commit() is stored
+ * at once or, after results_batch_rollback() (or a process that dies), not at all. Transactions
+ * the functions above open inside a batch become savepoints of it. Takes the write lock up front,
+ * so a lookup made inside the batch stays true until the commit.
+ */
+int results_batch_begin(struct results_db *db, struct rig_err *err);
+int results_batch_commit(struct results_db *db, struct rig_err *err);
+void results_batch_rollback(struct results_db *db);
+
+/* The run a LAVA job was already stored as (*run_id > 0, and its exit code), or *run_id 0 when it
+ * was not. server NULL: the job came from a file. */
+int results_lava_run_find(struct results_db *db, const char *server, const char *job_id,
+			  int64_t *run_id, int *exit_code, struct rig_err *err);
 
 #endif

@@ -11,6 +11,7 @@
 struct results_db {
 	sqlite3 *sql;
 	char *path;
+	int in_batch;    /* results_batch_begin(): inner transactions are savepoints */
 };
 
 /* Fill err with "results db PATH: WHAT: sqlite message" (class infra); returns -1. */

@@ -126,7 +126,7 @@ int results_format_runs(FILE *out, json_t *runs)
 static int add_plain_fields(struct text_table *t, json_t *run)
 {
 	static const char *const keys[] = {
-		"id", "board", "board_file", "plan", "plan_file", "source", "lava_job_id", "night",
+		"id", "board", "board_file", "plan", "plan_file", "source", "lava_job_id", "lava_server", "night",
 		"kernel_version", "kernel_sha", "freeze_series", "status", "exit_code", "console_log",
 		"host", "rig_version",
 	};

@@ -128,8 +128,21 @@ static const char schema_v1[] =
 	" applied_at REAL NOT NULL"
 	") STRICT;";
 
+/*
+ * Version 2: a LAVA job is stored once. runs.lava_server is the server a job was fetched from
+ * (NULL for a log or export read from a file); (server, job id) is unique. Copies stored by
+ * earlier imports, which had no such key, are dropped, keeping the first.
+ */
+static const char schema_v2[] =
+	"ALTER TABLE runs ADD COLUMN lava_server TEXT;"
+	"DELETE FROM runs WHERE lava_job_id IS NOT NULL AND id NOT IN"
+	" (SELECT min(id) FROM runs WHERE lava_job_id IS NOT NULL GROUP BY lava_job_id);"
+	"CREATE UNIQUE INDEX runs_lava_job ON runs(ifnull(lava_server, ''), lava_job_id)"
+	" WHERE lava_job_id IS NOT NULL;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
+	schema_v2,
 };
 
 const size_t results_schema_n_migrations =

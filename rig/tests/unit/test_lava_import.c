@@ -264,6 +264,94 @@ static void test_usage_errors(void **state)
 	assert_int_equal(run_lava(f, unknown, 2), 2);
 }
 
+/* Importing one job twice stores it once, and says so; the second import exits like the first. */
+static void test_import_twice_stores_once(void **state)
+{
+	struct fixture *f = *state;
+	char *log = top_path(LOG_DATA);
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", log, "--job-id", "7"};
+	const char *other[] = {"lava", "import", "--db", f->db, "--log", log, "--job-id", "8"};
+	const char *other_server[] = {"lava", "import", "--db", f->db, "--log", log, "--job-id", "7",
+				      "--server", "http://lava.example"};
+
+	assert_int_equal(run_lava(f, args, 8), 1);
+	assert_int_equal(run_lava(f, args, 8), 1);
+	assert_non_null(strstr(f->out, "already stored as run 1"));
+	assert_query(f->db, "SELECT count(*) FROM runs", "1");
+	assert_query(f->db, "SELECT count(*) FROM cycles", "4");
+	/* another job, or the same number on another server, is another run */
+	assert_int_equal(run_lava(f, other, 8), 1);
+	assert_int_equal(run_lava(f, other_server, 10), 1);
+	assert_query(f->db, "SELECT group_concat(lava_job_id || '@' || ifnull(lava_server, '-'), ' ') "
+		     "FROM runs", "7@- 8@- 7@http://lava.example");
+	free(log);
+}
+
+/* A job whose cases cannot all be stored leaves nothing behind: no run "infra", no half cycle. */
+static void test_import_is_atomic(void **state)
+{
+	struct fixture *f = *state;
+	struct lava_cases cases = {0};
+	struct lava_case c = {.suite = "0_rig-setup", .name = "board.qemu", .result = "pass"};
+	struct lava_import_info info = {.lava_job_id = "9"};
+	struct lava_import_outcome got;
+	struct results_db *db;
+	struct rig_err err = {0};
+	sqlite3 *raw;
+
+	assert_int_equal(lava_cases_add(&cases, &c, &err), 0);
+	c.suite = "1_cycle-000-suspend";
+	c.name = "suspend";
+	assert_int_equal(lava_cases_add(&cases, &c, &err), 0);
+	c.name = "stall.nvme-ext4";
+	assert_int_equal(lava_cases_add(&cases, &c, &err), 0);
+	assert_int_equal(results_open(f->db, RESULTS_OPEN_CREATE, &db, &err), 0);
+	/* make the verdict insert fail half way through the job */
+	assert_int_equal(sqlite3_open(f->db, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "CREATE TRIGGER no_stall BEFORE INSERT ON verdicts "
+				      "WHEN NEW.name = 'stall' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_int_equal(lava_import_once(db, &cases, &info, &got, &err), -1);
+	assert_non_null(strstr(err.msg, "refused"));
+	results_close(db);
+	assert_query(f->db, "SELECT count(*) FROM runs", "0");
+	assert_query(f->db, "SELECT count(*) FROM cycles", "0");
+	lava_cases_free(&cases);
+}
+
+static void test_server_usage_errors(void **state)
+{
+	struct fixture *f = *state;
+	const char *neither[] = {"lava", "import", "--db", f->db, "--server", "http://localhost:1"};
+	const char *both[] = {"lava", "import", "--db", f->db, "--server", "http://localhost:1",
+			      "--job", "1", "--since", "2026-12-01"};
+	const char *bad_since[] = {"lava", "import", "--db", f->db, "--server", "http://localhost:1",
+				   "--since", "yesterday"};
+	const char *bad_job[] = {"lava", "import", "--db", f->db, "--server", "http://localhost:1",
+				 "--job", "0"};
+	const char *not_http[] = {"lava", "import", "--db", f->db, "--server", "file:///etc",
+				  "--job", "1"};
+	const char *no_server[] = {"lava", "submit", "--board", "qemu", "--plan", "smoke"};
+	const char *down[] = {"lava", "import", "--db", f->db, "--server", "http://127.0.0.1:9",
+			      "--job", "1"};
+
+	assert_int_equal(run_lava(f, neither, 6), 2);
+	assert_int_equal(run_lava(f, both, 10), 2);
+	assert_non_null(strstr(f->errout, "one of --job N or --since DATE"));
+	assert_int_equal(run_lava(f, bad_since, 8), 2);
+	assert_non_null(strstr(f->errout, "--since: 'yesterday'"));
+	assert_int_equal(run_lava(f, bad_job, 8), 2);
+	assert_int_equal(run_lava(f, not_http, 8), 2);
+	assert_non_null(strstr(f->errout, "not an http(s) URL"));
+	unsetenv("RIG_LAVA_SERVER");
+	assert_int_equal(run_lava(f, no_server, 6), 2);
+	assert_non_null(strstr(f->errout, "no LAVA server"));
+	/* nothing listens on the discard port: an infrastructure error naming the URL */
+	assert_int_equal(run_lava(f, down, 8), 3);
+	assert_non_null(strstr(f->errout, "http://127.0.0.1:9/api/v0.2/jobs/1/"));
+}
+
 static void test_cycle_of_suite(void **state)
 {
 	char kind[32];
@@ -312,6 +400,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 		cmocka_unit_test(test_cycle_of_suite),
 		cmocka_unit_test(test_log_measurements_parsed),
+		cmocka_unit_test_setup_teardown(test_import_twice_stores_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_is_atomic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server_usage_errors, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,31 @@
+/* Shared by the `rig lava` sources (cli/lava*.c) only. */
+#ifndef RIG_CLI_LAVA_INTERNAL_H
+#define RIG_CLI_LAVA_INTERNAL_H
+
+#include <stdio.h>
+
+#include "lava/cases.h"
+#include "util/err.h"
+
+struct lava_args {
+	const char *board, *plan, *out_dir, *kernel, *initrd, *night, *jobs;
+	const char *db, *log, *rest, *job_id;
+	const char *server, *token_file, *job, *since, *device, *page_size, *timeout, *poll;
+	int help, no_wait;
+};
+
+/* The job text `rig lava render` would write for a->board and a->plan; name = "<board>-<plan>". */
+int lava_cli_render(const struct lava_args *a, char **yaml, char *name, size_t name_size,
+		    struct rig_err *err);
+
+/* Store one job's cases in a->db (once per server and job id) and say so on out. *code: the
+ * run's exit code (0 pass, 1 fail, 3 no cycle ran). */
+int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, const char *job_id,
+		   const char *server, const char *origin, FILE *out, int *code,
+		   struct rig_err *err);
+
+/* rig lava submit; rig lava import --server (--job N | --since DATE). Return the exit code. */
+int lava_cmd_submit(const struct lava_args *a, FILE *out, struct rig_err *err);
+int lava_cmd_import_server(const struct lava_args *a, FILE *out, struct rig_err *err);
+
+#endif
