@@ -115,6 +115,7 @@ check-units: $(UNIT_BIN)
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
+	RIG=out/bin/rig bash tests/lock/run.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image

@@ -15,7 +15,9 @@
 #
 # Environment: LAVA_LAB_PORT (8000), LAVA_LAB_DIR (/var/lib/suspend-rig/lava-lab: token, pid
 # files, logs), LAVA_LAB_DISKS (/var/lib/lava/rig/qemu-rig: the board's sparse disks),
-# LAVA_LAB_NO_INSTALL=1 (fail instead of installing packages).
+# LAVA_LAB_NO_INSTALL=1 (fail instead of installing packages), RIG (out/bin/rig: the worker's
+# QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (600 s: how long a job's QEMU waits
+# for a board `rig run` holds; LAVA's boot timeout may end the job first).
 # After `up`: $LAVA_LAB_DIR/rig.token holds the rig's token, $LAVA_LAB_DIR/env sets
 # RIG_LAVA_SERVER and RIG_LAVA_TOKEN_FILE, which `rig lava submit/import` read.
 set -euo pipefail
@@ -31,6 +33,9 @@ DEVICE_TYPE=qemu
 PG_VERSION=15
 PACKAGES=(postgresql lava-server lava-dispatcher lavacli curl)
 DEVICES_DIR=/etc/lava-server/dispatcher-config/devices
+RIG=${RIG:-$top/out/bin/rig}
+LOCK_WAIT=${LAVA_LAB_LOCK_WAIT:-600}
+QEMU_LOCKED=/usr/local/lib/suspend-rig/qemu-rig-locked
 LOGS=/var/log/lava-server
 WORKER_TOKEN=
 RIG_TOKEN=
@@ -102,11 +107,26 @@ register() {
         { cat "$LAB/register.log" >&2; die "no tokens from the registration: $json"; }
 }
 
-# The board's dictionary is the project's file, installed unchanged: the server renders it with
-# its own device-type template, as jobs/render-device.py does for the checks. Its disks are sparse
-# files on the worker, partitioned and formatted by the board's /init on the first boot.
+# The board's dictionary is the project's file with one line added before it: QEMU is started
+# through a wrapper that holds the board's lock (`rig lock`), as `rig run` does. The server renders
+# it with its own device-type template, as jobs/render-device.py does for the checks. Its disks
+# are sparse files on the worker, partitioned and formatted by the board's /init on first boot.
 install_device() {
-    install -m 0644 -o lavaserver -g lavaserver "$top/jobs/devices/$DEVICE.jinja2" "$DEVICES_DIR/$DEVICE.jinja2"
+    local rig_abs
+    rig_abs=$(readlink -f "$RIG")
+    [ -x "$rig_abs" ] || die "$RIG missing: make rig first (or RIG=...)"
+    mkdir -p "$(dirname "$QEMU_LOCKED")"
+    printf '%s\n' '#!/bin/sh' \
+        "# Written by suspend-rig jobs/lava-lab.sh: LAVA's qemu boot method runs this instead of" \
+        "# qemu-system-x86_64 for device $DEVICE: the job's QEMU holds board qemu as rig run does." \
+        "exec $rig_abs lock --board qemu --wait $LOCK_WAIT -- qemu-system-x86_64 \"\$@\"" \
+        >"$QEMU_LOCKED.tmp"
+    chmod 755 "$QEMU_LOCKED.tmp"
+    mv "$QEMU_LOCKED.tmp" "$QEMU_LOCKED"
+    { printf "{%% set rig_qemu_command = '%s' %%}\n" "$QEMU_LOCKED"
+      cat "$top/jobs/devices/$DEVICE.jinja2"; } >"$DEVICES_DIR/$DEVICE.jinja2.tmp"
+    chown lavaserver:lavaserver "$DEVICES_DIR/$DEVICE.jinja2.tmp"
+    mv "$DEVICES_DIR/$DEVICE.jinja2.tmp" "$DEVICES_DIR/$DEVICE.jinja2"
     mkdir -p "$DISKS"
     [ -f "$DISKS/qemu-nvme.img" ] || truncate -s 1024M "$DISKS/qemu-nvme.img"
     [ -f "$DISKS/qemu-sata.img" ] || truncate -s 1536M "$DISKS/qemu-sata.img"
@@ -264,7 +284,7 @@ purge() {
     say "purged (the packages stay installed)"
 }
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 case "${1:-}" in
     -h|--help|help) usage; exit 0 ;;

@@ -16,6 +16,7 @@
 #include "cli/dashboard.h"
 #include "cli/known.h"
 #include "cli/lava.h"
+#include "cli/lock.h"
 #include "cli/power.h"
 #include "cli/results.h"
 #include "cli/run.h"
@@ -44,7 +45,8 @@ static const struct command commands[] = {
 	{ "results", "show stored runs, cycles and verdicts", cmd_results, NULL },
 	{ "known", "known issues: last seen, active or possibly fixed", cmd_known, NULL },
 	{ "dashboard", "write the pass/fail dashboard (static HTML site)", cmd_dashboard, NULL },
-	{ "lava", "render LAVA jobs, import LAVA results (rig lava --help)", cmd_lava, NULL },
+	{ "lava", "render and submit LAVA jobs, import LAVA results (rig lava --help)", cmd_lava, NULL },
+	{ "lock", "run a command holding the board (LAVA device dictionaries)", cmd_lock, NULL },
 	{ "bisect", "find the first bad kernel commit, even for intermittent failures", cmd_bisect, NULL },
 	{ "bisect-sim", "simulate flake-aware bisection against repeat-N bisection", cmd_bisect_sim, NULL },
 	{ "bisect-step", "run a command for git bisect run (0 good, 1 bad, 125 skip)", cmd_bisect_step, NULL },

@@ -18,6 +18,7 @@
 #include "console/linebuf.h"
 #include "console/log.h"
 #include "console/transport.h"
+#include "engine/lease.h"
 #include "util/err.h"
 
 #define DEFAULT_WAIT_S 10
@@ -43,7 +44,10 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: rig console --board BOARD [--log FILE] [--wait SECS]\n"
 		     "  --log FILE   also append the console to FILE, one time-stamped line each\n"
-		     "  --wait SECS  keep trying to reach the console this long (default %d)\n"
+		     "  --wait SECS  keep trying to reach the console, and wait for a board\n"
+		     "               another driver holds, this long (default %d)\n"
+		     "The console is the board's: it is refused (exit 3, naming the holder) while\n"
+		     "`rig run` or anyone but a `rig lock` lease of this session holds the board.\n"
 		     "Escape: " ESCAPE_HELP ".\n", DEFAULT_WAIT_S);
 }
 
@@ -257,6 +261,7 @@ static void close_session(struct session *s)
 int cmd_console(struct board *board, int argc, char **argv)
 {
 	struct session s = { 0 };
+	struct board_lease lease = { 0 };
 	const char *log_path = NULL;
 	int wait_s = DEFAULT_WAIT_S, rc;
 
@@ -268,6 +273,11 @@ int cmd_console(struct board *board, int argc, char **argv)
 		usage(stderr);
 		return RIG_EXIT_USAGE;
 	}
+	/* Two readers of one serial line each get half of it: the engine's console is not shared. */
+	if (board->name && board_lease_take(board->name, wait_s, &lease, &s.err) < 0) {
+		fprintf(stderr, "rig console: %s\n", s.err.msg);
+		return (int)s.err.class;
+	}
 	if (open_session(&s, board, log_path, wait_s) == 0 && enter_raw(&s) == 0) {
 		install_signals();
 		fprintf(stderr, "rig console: %s (%s) on board %s. %s.\r\n", board->console.path,
@@ -277,6 +287,7 @@ int cmd_console(struct board *board, int argc, char **argv)
 		rc = -1;
 	}
 	close_session(&s);
+	board_lease_release(&lease);
 	if (rc < 0) {
 		fprintf(stderr, "rig console: %s\n", s.err.msg);
 		return s.err.class ? (int)s.err.class : RIG_EXIT_INFRA;

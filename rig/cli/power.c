@@ -8,10 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/lease.h"
 #include "power/gpiod.h"
 #include "power/power.h"
 #include "power/power_daemon.h"
 #include "util/err.h"
+#include "util/number.h"
 
 static const char power_usage[] =
 	"usage: rig power --board BOARD [--run DIR] [--ms N] ACTION\n"
@@ -31,7 +33,12 @@ static const char power_usage[] =
 	"  --run DIR   run directory with the QEMU pidfile, logs and sockets\n"
 	"              (default: the directory of the board's QMP socket)\n"
 	"  --ms N      press the button for N ms (default: the board's press_ms)\n"
+	"  --wait S    wait up to S seconds for a board another driver holds (default 0)\n"
 	"  -h, --help  this text\n"
+	"\n"
+	"Every action but status takes the board's lock while it acts: a board that `rig run`\n"
+	"(or anyone but a `rig lock` lease of this job) holds is refused, exit 3, naming the\n"
+	"holder. See rig lock --help.\n"
 	"\n"
 	"A gpiod board is driven through `rig powerd` when it answers on the board's socket;\n"
 	"otherwise rig drives the lines itself and they revert when it exits.\n";
@@ -48,6 +55,7 @@ struct power_args {
 	bool help;
 	const char *run_dir;
 	unsigned ms;
+	long long wait_s;
 	const char *action;
 };
 
@@ -68,6 +76,7 @@ static int parse_power_args(int argc, char **argv, struct power_args *a, struct 
 {
 	static const struct option options[] = {
 		{ "run", required_argument, NULL, 'r' }, { "ms", required_argument, NULL, 'm' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -82,6 +91,9 @@ static int parse_power_args(int argc, char **argv, struct power_args *a, struct 
 			a->run_dir = optarg;
 		else if (opt == 'm' && parse_ms(optarg, &a->ms, err) < 0)
 			return -1;
+		else if (opt == 'w' && parse_number(optarg, 0, 7 * 86400, &a->wait_s))
+			return rig_err_set(err, RIG_EXIT_USAGE, "--wait: '%s' is not 0..604800 seconds",
+					   optarg);
 		else if (opt == '?')
 			return rig_err_set(err, RIG_EXIT_USAGE, "unknown or incomplete option '%s'; "
 					   "try 'rig power --help'", argv[optind - 1]);
@@ -145,6 +157,7 @@ int cmd_power_to(struct board *board, int argc, char **argv, FILE *out, FILE *er
 	struct rig_err err = { 0 };
 	struct power_args args;
 	struct power *power = NULL;
+	struct board_lease lease = { 0 };
 	int rc;
 
 	rc = parse_power_args(argc, argv, &args, &err);
@@ -154,11 +167,15 @@ int cmd_power_to(struct board *board, int argc, char **argv, FILE *out, FILE *er
 	}
 	if (rc == 0 && !board)
 		rc = rig_err_set(&err, RIG_EXIT_USAGE, "rig power needs --board");
+	/* Reading the state drives nothing; every other action does. */
+	if (rc == 0 && board->name && strcmp(args.action, "status") != 0)
+		rc = board_lease_take(board->name, (double)args.wait_s, &lease, &err);
 	if (rc == 0)
 		rc = power_open(board, args.run_dir, &power, &err);
 	if (rc == 0)
 		rc = run_action(power, &args, out, &err);
 	power_close(power);
+	board_lease_release(&lease);
 	if (rc == 0)
 		return RIG_EXIT_PASS;
 	fprintf(errout, "rig power: %s\n", err.msg);

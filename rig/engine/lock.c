@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,4 +264,44 @@ void board_lock_release(struct board_lock *lock)
 const char *board_lock_path(const struct board_lock *lock)
 {
 	return lock->path;
+}
+
+int board_lock_keep_on_exec(struct board_lock *lock, struct rig_err *err)
+{
+	int flags = fcntl(lock->fd, F_GETFD);
+
+	if (flags < 0 || fcntl(lock->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: %s", lock->path,
+				   strerror(errno));
+	return 0;
+}
+
+int board_lock_holder(const char *board_name, const char *lock_dir, long *pid, char *cmdline,
+		      size_t size)
+{
+	char dir[4096], *path = NULL;
+	struct rig_err ignored;
+	json_t *info = NULL, *p;
+	int fd, ret = -1;
+
+	if (check_board_name(board_name, &ignored) ||
+	    (!lock_dir && board_lock_dir(dir, sizeof(dir), &ignored)) ||
+	    asprintf(&path, "%s/%s.lock", lock_dir ? lock_dir : dir, board_name) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	if (fd < 0)
+		return -1;
+	/* No flock probe here: even a shared one would make a concurrent acquire fail. A released
+	 * lock's file is empty; a crashed holder's names a process that is gone. */
+	info = read_holder_once(fd);
+	close(fd);
+	p = json_object_get(info, "pid");
+	if (json_is_integer(p) && kill((pid_t)json_integer_value(p), 0) == 0) {
+		*pid = (long)json_integer_value(p);
+		snprintf(cmdline, size, "%s", string_or(info, "cmdline", "?"));
+		ret = 0;
+	}
+	json_decref(info);
+	return ret;
 }

@@ -33,4 +33,12 @@ int board_lock_acquire(const char *board_name, const char *lock_dir, struct boar
 void board_lock_release(struct board_lock *lock);
 const char *board_lock_path(const struct board_lock *lock);
 
+/* Keep the lock across exec(): the program rig execs holds the board until it exits (`rig lock`). */
+int board_lock_keep_on_exec(struct board_lock *lock, struct rig_err *err);
+
+/* Who holds the board's lock, from its lock file: 0 and the holder's pid and command line, or -1
+ * when the file names no live process. Ask it after board_lock_acquire() failed. */
+int board_lock_holder(const char *board_name, const char *lock_dir, long *pid, char *cmdline,
+		      size_t size);
+
 #endif

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/lease.h"
 #include "engine/lock.h"
 
 struct fixture {
@@ -236,6 +237,34 @@ static void test_lock_dir_comes_from_environment(void **state)
 	assert_int_equal(unsetenv("RIG_LOCK_DIR"), 0);
 }
 
+/* A made-up process tree: 100 is lava-run, 101 its `rig lock` (connection or QEMU), 102 a sibling
+ * `rig power`; 200 a shell elsewhere. */
+static long fake_ppid(long pid)
+{
+	return pid == 101 || pid == 102 ? 100 : pid == 201 ? 200 : -1;
+}
+
+static void test_lease_shared_only_with_its_session(void **state)
+{
+	const char *lease = "/usr/bin/rig lock --board qemu --wait 600 -- qemu-system-x86_64 -m 768";
+
+	(void)state;
+	/* a sibling (same dispatcher) and a child of the lease share it */
+	assert_true(board_lease_shareable(101, lease, 100, fake_ppid));
+	assert_true(board_lease_shareable(101, lease, 101, fake_ppid));
+	/* anyone else does not */
+	assert_false(board_lease_shareable(201, lease, 100, fake_ppid));
+	assert_false(board_lease_shareable(101, lease, 200, fake_ppid));
+	/* rig run, rig boot, a program merely named like rig: exclusive */
+	assert_false(board_lease_shareable(101, "/usr/bin/rig run --board qemu --plan smoke", 100,
+					   fake_ppid));
+	assert_false(board_lease_shareable(101, "/opt/trig lock --board qemu -- x", 100, fake_ppid));
+	assert_false(board_lease_shareable(101, "rig lock", 100, fake_ppid));
+	assert_true(board_lease_shareable(101, "rig lock --board qemu -- sleep 1", 100, fake_ppid));
+	/* init is nobody's session */
+	assert_false(board_lease_shareable(1, lease, 1, fake_ppid));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +274,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_of_dead_holder_is_free, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_process_cannot_lock_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_board_names_are_refused, setup, teardown),
+		cmocka_unit_test(test_lease_shared_only_with_its_session),
 		cmocka_unit_test_setup_teardown(test_lock_dir_comes_from_environment, setup, teardown),
 	};
 
