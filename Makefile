@@ -21,20 +21,20 @@ OUT ?= $(CURDIR)/out
 export OUT
 
 CC ?= gcc
-PKGS := libserialport libgpiod libcyaml jansson sqlite3 libcurl
+PKGS := libserialport libgpiod yaml-0.1 jansson sqlite3 libcurl
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 RIG_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-RIG_CFLAGS := -std=c11 -D_GNU_SOURCE -DRIG_VERSION='"$(RIG_VERSION)"' $(WARN) -Irig -Iworkloads $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+RIG_CFLAGS := -std=c11 -D_GNU_SOURCE -DRIG_VERSION='"$(RIG_VERSION)"' $(WARN) -Irig -Iworkloads -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 RIG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Every .c under rig/ except main.c and tests/ is library code; each tests/unit/test_*.c is one
-# cmocka program linked against the sanitized library.
-RIG_LIB_SRC := $(filter-out rig/main.c rig/tests/%,$(shell find rig -name '*.c' 2>/dev/null | sort))
+# Every .c under rig/ and dashboards/ except main.c and tests/ is library code; each
+# <module>/tests/**/test_*.c is one cmocka program linked against the sanitized library.
+RIG_LIB_SRC := $(filter-out rig/main.c %/tests/%,$(shell find rig dashboards -name '*.c' 2>/dev/null | sort))
 RIG_LIB_OBJ := $(RIG_LIB_SRC:%.c=$(OUT)/obj/%.o)
 RIG_SAN_OBJ := $(RIG_LIB_SRC:%.c=$(OUT)/obj-san/%.o)
-UNIT_SRC := $(sort $(wildcard rig/tests/unit/test_*.c workloads/tests/test_*.c))
+UNIT_SRC := $(sort $(wildcard rig/tests/unit/test_*.c workloads/tests/test_*.c dashboards/tests/test_*.c))
 UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
@@ -99,7 +99,7 @@ dashboard: rig
 # A real lava-run of the short job (one suspend, one power cut while suspended, verify after
 # LAVA's second boot) on the QEMU board, imported with rig lava import (~1 min).
 check-lava: rig kernel image
-	RIG=out/bin/rig RIG_LAVA_RUN=1 bash jobs/tests/run.sh
+	RIG=out/bin/rig RIG_LAVA_RUN=1 bash tests/lava/run.sh
 
 lava-lab: rig
 	bash jobs/lava-lab.sh up
@@ -111,7 +111,7 @@ lava-lab-down:
 # the board, follows it, imports it by REST, writes the dashboard; a job whose kernel does not
 # boot is imported as a failure. Not in `make check`: .ci/run runs it when time allows.
 check-lava-lab: rig kernel image
-	RIG=out/bin/rig bash jobs/tests/lava-lab-e2e.sh
+	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
 check: check-units check-kernel check-e2e check-lava check-bisect
 
@@ -120,13 +120,14 @@ check-units: $(UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
 	$(MAKE) rig
-	RIG=out/bin/rig bash jobs/tests/rest.sh
+	bash rig/tests/cli/commands.sh
+	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
 	bash tests/kernel/boot.sh
-	RIG=out/bin/rig bash jobs/tests/run.sh   # lava-run --validate needs the kernel and image
+	RIG=out/bin/rig bash tests/lava/run.sh   # lava-run --validate needs the kernel and image
 
 check-e2e: rig kernel image kernel-faults
 	bash tests/e2e/run.sh

@@ -172,7 +172,7 @@ static int strip_params(const char *body, struct text *t, struct rig_err *err)
 	return 0;
 }
 
-/* A test action running one definition of jobs/tests/ inline, as suite `suite`. */
+/* A test action running one definition of jobs/test-definitions/ inline, as suite `suite`. */
 static int emit_test(struct renderer *r, const char *suite, const char *file,
 		     const struct param *params, size_t n, unsigned minutes, struct rig_err *err)
 {
@@ -180,7 +180,7 @@ static int emit_test(struct renderer *r, const char *suite, const char *file,
 	char path[4096], min[16], *body = NULL, *qsuite = NULL, *qpath = NULL;
 	int rc = -1;
 
-	snprintf(path, sizeof(path), "%s/tests/%s", r->opts->jobs_dir, file);
+	snprintf(path, sizeof(path), "%s/test-definitions/%s", r->opts->jobs_dir, file);
 	snprintf(min, sizeof(min), "%u", minutes);
 	if (text_read_file(path, &body, err) || strip_params(body, &stripped, err) ||
 	    text_puts(&stripped, "params:\n", err) || params_text(&ptext, params, n, err) ||

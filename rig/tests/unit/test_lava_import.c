@@ -18,7 +18,7 @@
 
 #define LOG_DATA "rig/tests/data/lava/dispatcher-smoke.log"
 #define REST_DATA "rig/tests/data/lava/rest-nightly.json"
-/* a real lava-run of jobs/tests/lava-short-plan.yaml (debug and console lines left out but for
+/* a real lava-run of tests/lava/plans/short.yaml (debug and console lines left out but for
  * LAVA's signals) */
 #define REAL_DATA "rig/tests/data/lava/lava-run-short.log"
 /* a real lava-run of hibernate+resume, power cut while suspended, hibernate+noresume (console

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dashboard/bisects.h"
-#include "dashboard/runstream.h"
+#include "dashboards/bisects.h"
+#include "dashboards/runstream.h"
 #include "util/err.h"
 
 #define DASH_STEM_MAX 128

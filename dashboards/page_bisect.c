@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
-#include "dashboard/svg.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
+#include "dashboards/svg.h"
 
 #define LABEL_MAX 48
 #define BAR_ANSWER "#1a5fb4"

@@ -1,4 +1,4 @@
-#include "dashboard/synth.h"
+#include "dashboards/synth.h"
 
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "dashboard/sql.h"
+#include "dashboards/sql.h"
 #include "results/db.h"
 
 #define SYNTH_EPOCH 1735732800.0   /* 2025-01-01 12:00 UTC: midday, so the local night is stable */

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
 
 #define MAX_LISTED 32
 

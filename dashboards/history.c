@@ -1,4 +1,4 @@
-#include "dashboard/history.h"
+#include "dashboards/history.h"
 
 #include <string.h>
 

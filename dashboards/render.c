@@ -1,4 +1,4 @@
-#include "dashboard/render.h"
+#include "dashboards/render.h"
 
 #include "util/clock.h"
 
@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dashboard/model.h"
-#include "dashboard/pages.h"
-#include "dashboard/sql.h"
+#include "dashboards/model.h"
+#include "dashboards/pages.h"
+#include "dashboards/sql.h"
 
 static int make_dir(const char *path, struct rig_err *err)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
-#include "dashboard/runstream.h"
-#include "dashboard/svg.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
+#include "dashboards/runstream.h"
+#include "dashboards/svg.h"
 
 #define MAX_SERIES 8
 #define MAX_PATH_LINK 4096

@@ -1,11 +1,11 @@
-#include "dashboard/model.h"
+#include "dashboards/model.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/sql.h"
+#include "dashboards/html.h"
+#include "dashboards/sql.h"
 
 /* %s: runs.lava_server, which schema version 1 databases (not migrated yet: the dashboard only
  * reads) lack. */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
 
 #define SHORT_SHA 12
 #define MAX_RECENT 20

@@ -1,4 +1,4 @@
-/* The kinds of page the dashboard writes (dashboard/ sources only). */
+/* The kinds of page the dashboard writes (dashboards/ sources only). */
 #ifndef RIG_DASHBOARD_PAGES_H
 #define RIG_DASHBOARD_PAGES_H
 
@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "dashboard/model.h"
-#include "dashboard/history.h"
+#include "dashboards/model.h"
+#include "dashboards/history.h"
 #include "util/err.h"
 
 struct dash_site {

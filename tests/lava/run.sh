@@ -1,5 +1,5 @@
 #!/bin/sh
-# jobs/tests/run.sh — render every board x plan LAVA job, validate each with LAVA's own schema
+# tests/lava/run.sh — render every board x plan LAVA job, validate each with LAVA's own schema
 # (lava-schema.py --strict) and, for the QEMU board, with the dispatcher against the rendered
 # device dictionary (lava-run --validate); check that a broken template fails with LAVA's message.
 # RIG_LAVA_RUN=1 (root, ~2 min under TCG): also run the short job (one suspend, one power cut
@@ -36,7 +36,7 @@ done
 boards="qemu $(ls boards/examples/*.yaml)"
 for board in $boards; do
     bname=$(basename "$board" .yaml)
-    for plan in plans/*.yaml jobs/tests/lava-*-plan.yaml; do
+    for plan in plans/*.yaml tests/lava/plans/*.yaml; do
         pname=$(sed -n 's/^name: *//p' "$plan")
         if ! "$RIG" lava render --board "$board" --plan "$plan" --out "$work/jobs" >/dev/null; then
             fail "render $bname x $pname"; continue
@@ -74,7 +74,7 @@ if [ "${RIG_LAVA_RUN:-0}" = 1 ]; then
     mkdir -p "$work/disks"
     truncate -s 1024M "$work/disks/qemu-nvme.img"
     truncate -s 1536M "$work/disks/qemu-sata.img"
-    "$RIG" lava render --board qemu --plan jobs/tests/lava-short-plan.yaml --out "$work/run" >/dev/null
+    "$RIG" lava render --board qemu --plan tests/lava/plans/short.yaml --out "$work/run" >/dev/null
     start=$(date +%s)
     lava-run --device "$work/device-qemu-rig.yaml" --output-dir "$work/lava-out" --job-id 1 \
         "$work/run/qemu-lava-short.yaml" >"$work/dispatcher.log" 2>&1 || true
@@ -92,5 +92,5 @@ if [ "${RIG_LAVA_RUN:-0}" = 1 ]; then
     fi
 fi
 
-[ "$failures" = 0 ] && echo "jobs/tests/run.sh: all passed" || echo "jobs/tests/run.sh: $failures failed"
+[ "$failures" = 0 ] && echo "tests/lava/run.sh: all passed" || echo "tests/lava/run.sh: $failures failed"
 [ "$failures" = 0 ]

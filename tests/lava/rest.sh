@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# jobs/tests/rest.sh — `rig lava import --server` and `rig lava submit` against a stand-in LAVA
-# REST API (jobs/tests/fake-lava-rest.py on 127.0.0.1) with pages far smaller than a job: every
+# tests/lava/rest.sh — `rig lava import --server` and `rig lava submit` against a stand-in LAVA
+# REST API (tests/lava/fake-lava-rest.py on 127.0.0.1) with pages far smaller than a job: every
 # page is read, `next` is never followed to another host, a `next` that never ends is an error,
 # a job is stored once and whole, a failed job is stored, not dropped. No VM; about 5 s.
-# The real lava-server is tested by jobs/tests/lava-lab-e2e.sh.
+# The real lava-server is tested by tests/lava/lava-lab-e2e.sh.
 #
 # Environment: RIG (default out/bin/rig), TMPDIR.
 set -euo pipefail
@@ -41,7 +41,7 @@ EOF
 start_server() {
     [ -z "$server_pid" ] || { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
     rm -f "$work/port"
-    python3 jobs/tests/fake-lava-rest.py "$work/port" "$work/jobs.json" "$@" 2>>"$work/server.log" &
+    python3 tests/lava/fake-lava-rest.py "$work/port" "$work/jobs.json" "$@" 2>>"$work/server.log" &
     server_pid=$!
     for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
     [ -s "$work/port" ] || { cat "$work/server.log"; echo "rest.sh: fake server did not start"; exit 2; }
@@ -167,5 +167,5 @@ else
     cat "$work/out" "$work/err"; fail "nightly.sh (exit $rc)"
 fi
 
-[ "$failures" = 0 ] && echo "jobs/tests/rest.sh: all passed" || echo "jobs/tests/rest.sh: $failures failed"
+[ "$failures" = 0 ] && echo "tests/lava/rest.sh: all passed" || echo "tests/lava/rest.sh: $failures failed"
 [ "$failures" = 0 ]

@@ -1,9 +1,9 @@
-#include "dashboard/bisects.h"
+#include "dashboards/bisects.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/sql.h"
+#include "dashboards/sql.h"
 
 static const char bisects_sql[] =
 	"SELECT id, board, plan, good, bad, status, result_commit, confidence, result_confidence,"

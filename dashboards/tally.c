@@ -1,9 +1,9 @@
-#include "dashboard/tally.h"
+#include "dashboards/tally.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/sql.h"
+#include "dashboards/sql.h"
 
 /* Linear search: a board has a handful of verdict names, kernels and knob settings. */
 struct tally_row *tally_row(struct tally *t, const char *key)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
-#include "dashboard/tally.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
+#include "dashboards/tally.h"
 
 enum { V_PASS, V_FAIL, V_KNOWN, V_SKIP, V_RUNS };
 

@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #include "cli/dashboard.h"
-#include "dashboard/bisects.h"
-#include "dashboard/html.h"
-#include "dashboard/render.h"
-#include "dashboard/synth.h"
+#include "dashboards/bisects.h"
+#include "dashboards/html.h"
+#include "dashboards/render.h"
+#include "dashboards/synth.h"
 #include "results/bisects.h"
 #include "results/db.h"
 

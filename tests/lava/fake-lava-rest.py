@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""A stand-in for a LAVA server's REST API v0.2, for jobs/tests/rest.sh: only what `rig lava
+"""A stand-in for a LAVA server's REST API v0.2, for tests/lava/rest.sh: only what `rig lava
 submit` and `rig lava import --server` ask, with LAVA's limit/offset pagination (an absolute
 `next` URL, as Django REST framework writes it). The real server is exercised by
-jobs/tests/lava-lab-e2e.sh; this one makes pages as small as a test wants and misbehaves on demand.
+tests/lava/lava-lab-e2e.sh; this one makes pages as small as a test wants and misbehaves on demand.
 
 usage: fake-lava-rest.py PORT_FILE JOBS.json [--page-size N] [--foreign-next] [--endless]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# jobs/tests/lava-lab-e2e.sh — the whole LAVA path on a real local lab (make check-lava-lab;
+# tests/lava/lava-lab-e2e.sh — the whole LAVA path on a real local lab (make check-lava-lab;
 # root; QEMU boots: run it alone on the machine):
 #   1. jobs/lava-lab.sh up: lava-server 2023.01 + PostgreSQL 15 + worker, device qemu-rig;
 #   2. `rig boot` holds board qemu while the nightly script (jobs/nightly/nightly.sh) submits
@@ -62,7 +62,7 @@ cat >"$work/nightly.conf" <<EOF
 RIG_TOP=$top
 RIG=$RIG
 BOARDS=qemu
-PLANS=jobs/tests/lava-short-plan.yaml
+PLANS=tests/lava/plans/short.yaml
 DB=$work/results.db
 DASHBOARD=$work/dashboard
 JOB_TIMEOUT=900
@@ -117,7 +117,7 @@ fi
 
 # 3. a kernel that does not boot: imported as a failed run, not dropped
 t=$(now)
-"$RIG" lava submit --board qemu --plan jobs/tests/lava-short-plan.yaml --timeout 900 \
+"$RIG" lava submit --board qemu --plan tests/lava/plans/short.yaml --timeout 900 \
     --kernel "file://$OUT/image/initramfs.cpio" --db "$db" >"$work/bad.log" 2>&1
 bad_rc=$?
 cat "$work/bad.log"
@@ -147,5 +147,5 @@ fi
 
 jobs_after=$(api "jobs/?actual_device=qemu-rig&state=Finished&limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
 echo "lava-lab-e2e: the worker ran $((jobs_after - jobs_before)) jobs in this test, $jobs_after on qemu-rig in all"
-echo "jobs/tests/lava-lab-e2e.sh: $([ "$failures" = 0 ] && echo all passed || echo "$failures failed")"
+echo "tests/lava/lava-lab-e2e.sh: $([ "$failures" = 0 ] && echo all passed || echo "$failures failed")"
 [ "$failures" = 0 ]

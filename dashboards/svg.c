@@ -1,8 +1,8 @@
-#include "dashboard/svg.h"
+#include "dashboards/svg.h"
 
 #include <math.h>
 
-#include "dashboard/html.h"
+#include "dashboards/html.h"
 
 #define TREND_W 640
 #define TREND_H 170

@@ -1,4 +1,4 @@
-#include "dashboard/sql.h"
+#include "dashboards/sql.h"
 
 #include <math.h>
 #include <stdlib.h>

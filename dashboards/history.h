@@ -7,7 +7,7 @@
 #ifndef RIG_DASHBOARD_HISTORY_H
 #define RIG_DASHBOARD_HISTORY_H
 
-#include "dashboard/model.h"
+#include "dashboards/model.h"
 
 enum dash_trend {
 	DASH_TREND_NONE,      /* no pass or fail run at all */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/html.h"
-#include "dashboard/pages.h"
+#include "dashboards/html.h"
+#include "dashboards/pages.h"
 
 struct cell {
 	size_t lo, hi;       /* run indices of the board that may belong to this night */

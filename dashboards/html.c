@@ -1,4 +1,4 @@
-#include "dashboard/html.h"
+#include "dashboards/html.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,9 @@
-#include "dashboard/runstream.h"
+#include "dashboards/runstream.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard/sql.h"
+#include "dashboards/sql.h"
 
 /* The UNIQUE (run_id, idx) index of cycles gives these orders without a sort. */
 static const char cycles_sql[] =

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dashboard/arena.h"
+#include "dashboards/arena.h"
 #include "util/err.h"
 
 struct rs_verdict {

@@ -1,4 +1,4 @@
-#include "dashboard/arena.h"
+#include "dashboards/arena.h"
 
 #include <stdlib.h>
 #include <string.h>
