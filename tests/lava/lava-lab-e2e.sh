@@ -7,8 +7,8 @@
 #      QEMU waits for the board (its log says so), then runs; meanwhile `rig run` is refused,
 #      naming the job's QEMU; the nightly follows the job, imports it by REST and writes the
 #      dashboard, which shows the run as LAVA job N linked to the server's job page;
-#   3. a job whose kernel does not boot (the initramfs given as the kernel) is imported as a run
-#      that failed, not dropped, and shown on the dashboard;
+#   3. a job whose board never boots (an empty initramfs: the kernel panics, no root) is imported
+#      as a run that failed with a failed boot verdict, not dropped, and shown on the dashboard;
 #   4. importing both again stores nothing.
 # Prints the lab's start time, each job's queue-to-result time and how many jobs the worker ran.
 # The lab is taken down at the end unless it was already up (LAVA_LAB_KEEP=1 keeps it).
@@ -115,19 +115,20 @@ else
     fail "dashboard does not show LAVA job ${job:-?} with its link"
 fi
 
-# 3. a kernel that does not boot: imported as a failed run, not dropped
+# 3. a board that never boots: imported as a failed run, not dropped
+cpio -o -H newc </dev/null >"$work/empty.cpio" 2>/dev/null
 t=$(now)
 "$RIG" lava submit --board qemu --plan tests/lava/plans/short.yaml --timeout 900 \
-    --kernel "file://$OUT/image/initramfs.cpio" --db "$db" >"$work/bad.log" 2>&1
+    --initrd "file://$work/empty.cpio" --db "$db" >"$work/bad.log" 2>&1
 bad_rc=$?
 cat "$work/bad.log"
 bad=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/bad.log")
 if [ "$bad_rc" = 1 ] && [ "$(q "SELECT status FROM runs WHERE lava_job_id = '$bad'")" = fail ] &&
    [ "$(q "SELECT count(*) FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '$bad' AND v.name = 'boot' AND v.result = 'fail'")" = 1 ]; then
-    pass "job $bad (kernel does not boot): imported as a failed run with a failed boot verdict (exit $bad_rc) in $(secs "$t" "$(now)") s"
+    pass "job $bad (kernel panics: empty initramfs): imported as a failed run, boot verdict failed: $(q "SELECT v.detail FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '$bad'") (exit $bad_rc) in $(secs "$t" "$(now)") s"
 else
     q "SELECT id, status, exit_code FROM runs WHERE lava_job_id = '${bad:-x}'"
-    fail "job ${bad:-?} (kernel does not boot): exit $bad_rc"
+    fail "job ${bad:-?} (board never boots): exit $bad_rc"
 fi
 "$RIG" dashboard --db "$db" --out "$work/dashboard" >/dev/null
 if grep -rq "href=\"$RIG_LAVA_SERVER/scheduler/job/$bad\"" "$work/dashboard"; then
