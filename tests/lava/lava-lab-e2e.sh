@@ -115,6 +115,19 @@ else
     fail "dashboard does not show LAVA job ${job:-?} with its link"
 fi
 
+# the real server's pagination: the same job read 7 cases a page stores the same verdicts
+rows="SELECT group_concat(c.idx || ':' || v.name || ':' || ifnull(v.filesystem, '-') || ':' || v.result, ' ')
+      FROM (SELECT * FROM verdicts ORDER BY id) v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id
+      WHERE r.lava_job_id = '$job'"
+"$RIG" lava import --db "$work/paged.db" --job "$job" --page-size 7 >"$work/paged.log" 2>&1
+pages=$(sed -n 's/.* test cases in \([0-9]*\) pages$/\1/p' "$work/paged.log")
+if [ -n "$pages" ] && [ "$pages" -ge 3 ] && [ -n "$(q "$rows")" ] &&
+   [ "$(sqlite3 "$work/paged.db" "$rows")" = "$(q "$rows")" ]; then
+    pass "lava-server pagination: job $job in $pages pages of 7 ($(grep -o '[0-9]* test cases' "$work/paged.log")), same verdicts as one page of 100"
+else
+    cat "$work/paged.log"; fail "lava-server pagination (pages '${pages}')"
+fi
+
 # 3. a board that never boots: imported as a failed run, not dropped
 cpio -o -H newc </dev/null >"$work/empty.cpio" 2>/dev/null
 t=$(now)
