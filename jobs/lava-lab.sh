@@ -95,7 +95,7 @@ register() {
     fi
     if [ "$(json_field migrate <<<"$json")" = True ]; then
         say "creating and migrating the lavaserver database"
-        python3 /usr/share/lava-server/postinst.py >"$LAB/postinst.log" 2>&1 ||
+        /usr/bin/python3 /usr/share/lava-server/postinst.py >"$LAB/postinst.log" 2>&1 ||
             { tail -n 30 "$LAB/postinst.log" >&2; die "lava-server postinst.py failed"; }
         json=$(run_register) || { cat "$LAB/register.log" >&2; die "registration failed"; }
     fi
@@ -276,7 +276,8 @@ status() {
 purge() {
     down
     if pg_ctlcluster "$PG_VERSION" main start 2>/dev/null || pg_isready -q -h localhost; then
-        su postgres -c "psql -q -c 'DROP DATABASE IF EXISTS lavaserver'" || true
+        # the role too: postinst.py keeps a role that exists, with its old password
+        su postgres -c "psql -q -c 'DROP DATABASE IF EXISTS lavaserver' -c 'DROP ROLE IF EXISTS lavaserver'" || true
         pg_ctlcluster "$PG_VERSION" main stop 2>/dev/null || true
     fi
     rm -f /etc/lava-server/settings.d/00-database.yaml "$DEVICES_DIR/$DEVICE.jinja2"

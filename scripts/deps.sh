@@ -11,7 +11,7 @@ packages=(
     # the board image and the QEMU board
     qemu-system-x86 qemu-utils busybox-static e2fsprogs xfsprogs btrfs-progs util-linux fdisk
     # the rig
-    pkg-config libserialport-dev libgpiod-dev gpiod libcyaml-dev libyaml-dev libjansson-dev libsqlite3-dev sqlite3
+    pkg-config libserialport-dev libgpiod-dev gpiod libyaml-dev libjansson-dev libsqlite3-dev sqlite3
     libcmocka-dev valgrind fio libcurl4-openssl-dev
     # the dashboard's browser test
     chromium

@@ -30,6 +30,7 @@ struct sim_options {
 	int max_tries;         /* largest N tried for repeat-N */
 	bool one_commits;      /* --commits given */
 	bool one_p;            /* --p given */
+	bool help;             /* --help */
 };
 
 static int parse_int(const char *s, int min, int *out)
@@ -53,12 +54,31 @@ static int parse_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
+static const char sim_usage_text[] =
+	"usage: rig bisect-sim [--commits N] [--p P] [--q Q] [--trials T] [--seed S]\n"
+	"                      [--confidence C] [--max-cycles M] [--max-tries N] [--detect-cycles D]\n"
+	"\n"
+	"Simulated bisections of a flaky failure: the rig's flake-aware search against repeat-N\n"
+	"bisection (ktest's BISECT_TRIES). Without --commits or --p, a table over commits\n"
+	"{64,256,1024,4096} x p {0.1,0.3,0.5,1.0}.\n"
+	"\n"
+	"options:\n"
+	"  --commits N        commits between good and bad (default 64)\n"
+	"  --p P              probability that a bad commit fails one cycle (default 0.3)\n"
+	"  --q Q              probability that a good commit fails one cycle (default 0.01)\n"
+	"  --trials T         simulated bisections per cell (default 200)\n"
+	"  --seed S           random seed (default 1)\n"
+	"  --confidence C     posterior mass that ends the search (default 0.95)\n"
+	"  --max-cycles M     cycle budget per bisection (default 0: 1000)\n"
+	"  --max-tries N      largest repeat count tried for repeat-N (default 100)\n"
+	"  --detect-cycles D  free cycles of the bad endpoint to estimate p (default 0)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 done, 2 bad usage, 3 the simulation failed.\n";
+
 static int sim_usage(const char *why)
 {
-	fprintf(stderr, "rig bisect-sim: %s\n"
-		"usage: rig bisect-sim [--commits N] [--p P] [--q Q] [--trials T] [--seed S]\n"
-		"                      [--confidence C] [--max-cycles M] [--max-tries N] [--detect-cycles D]\n",
-		why);
+	fprintf(stderr, "rig bisect-sim: %s\n%s", why, sim_usage_text);
 	return RIG_EXIT_USAGE;
 }
 
@@ -91,6 +111,7 @@ static int parse_sim_options(int argc, char **argv, struct sim_options *o)
 		{ "max-cycles", required_argument, NULL, 'm' },
 		{ "max-tries", required_argument, NULL, 'N' },
 		{ "detect-cycles", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -100,8 +121,11 @@ static int parse_sim_options(int argc, char **argv, struct sim_options *o)
 		.confidence = 0.95, .trials = 200, .seed = 1 };
 	o->max_tries = DEFAULT_MAX_TRIES;
 	optind = 0;  /* glibc: full reset, so a second command in one process parses afresh */
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == '?' || apply_option(o, opt, optarg) < 0)
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			o->help = true;
+		else if (opt == '?' || apply_option(o, opt, optarg) < 0)
 			return -1;
 	}
 	return optind == argc ? 0 : -1;
@@ -187,6 +211,10 @@ int cmd_bisect_sim(int argc, char **argv)
 
 	if (parse_sim_options(argc, argv, &o) < 0)
 		return sim_usage("bad option or value");
+	if (o.help) {
+		fputs(sim_usage_text, stdout);
+		return RIG_EXIT_PASS;
+	}
 	int n_list[TABLE_LEN(table_commits)];
 	double p_list[TABLE_LEN(table_p)];
 	int n_len = o.one_commits ? 1 : TABLE_LEN(table_commits);
@@ -210,10 +238,22 @@ int cmd_bisect_sim(int argc, char **argv)
 
 #define POLL_NS 20000000L  /* 20 ms: a plan runs for minutes, polling cost is nil */
 
+static const char step_usage_text[] =
+	"usage: rig bisect-step [--timeout SECONDS] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Run COMMAND (a rig run of the plan) for git bisect run and map its exit status:\n"
+	"0 pass -> 0 good, 1 a verdict failed -> 1 bad, anything else (usage, infrastructure,\n"
+	"a signal, the timeout) -> 125 skip.\n"
+	"\n"
+	"options:\n"
+	"  --timeout S   stop the command after S seconds (default: no limit)\n"
+	"  -h, --help    this text\n"
+	"\n"
+	"exit status: 0 good, 1 bad, 125 skip, 128 bad usage (git bisect run aborts).\n";
+
 static int step_usage(const char *why)
 {
-	fprintf(stderr, "rig bisect-step: %s\n"
-		"usage: rig bisect-step [--timeout SECONDS] -- COMMAND [ARGS...]\n", why);
+	fprintf(stderr, "rig bisect-step: %s\n%s", why, step_usage_text);
 	/* git bisect run must not treat our own usage error as "bad": abort instead. */
 	return 128;
 }
@@ -272,6 +312,10 @@ int cmd_bisect_step(int argc, char **argv)
 	int i = 1;
 
 	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(step_usage_text, stdout);
+			return RIG_EXIT_PASS;
+		}
 		if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
 			if (parse_real(argv[++i], 0.0, 1e9, &timeout) < 0)
 				return step_usage("bad --timeout");

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dashboard/render.h"
-#include "dashboard/synth.h"
+#include "dashboards/render.h"
+#include "dashboards/synth.h"
 #include "util/number.h"
 #include "results/db.h"
 

@@ -1,8 +1,11 @@
 /* Table-driven decoding of YAML mappings into C structs, on top of yaml_doc.
  *
- * libcyaml does the same job but reports neither lines nor key paths, and has no tagged unions;
- * the rig's config errors must say "boards/x.yaml:14: power.qemu.cpus: expected an unsigned
- * integer, got "two"", so board and plan files are decoded here from libyaml's node tree. */
+ * libcyaml (1.3, bookworm) decodes schemas too, but it tells where an error is only through its
+ * log callback, as a backtrace of "in mapping field ... (line: L, column: C)" lines after the
+ * message, and it has no tagged unions (a plan step is a one-key mapping whose key picks the
+ * step's type). The rig's config errors must be one line a caller can return, "boards/x.yaml:14:
+ * power.qemu.cpus: expected an unsigned integer, got "two"", so board and plan files are decoded
+ * here from libyaml's node tree. */
 #ifndef RIG_CONFIG_YAML_SCHEMA_H
 #define RIG_CONFIG_YAML_SCHEMA_H
 

@@ -1,5 +1,5 @@
 /* `rig lava render`: one LAVA job (YAML text) for a board and a plan, from the templates in
- * jobs/templates/ and the test definitions in jobs/tests/ (embedded inline). */
+ * jobs/templates/ and the test definitions in jobs/test-definitions/ (embedded inline). */
 #ifndef RIG_LAVA_RENDER_H
 #define RIG_LAVA_RENDER_H
 

@@ -144,7 +144,8 @@ int lava_rest_job_cases(const struct lava_server *s, long long job_id, size_t pa
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 	page_size = page_size ? page_size : LAVA_REST_PAGE_SIZE;
 	snprintf(origin, sizeof(origin), "LAVA %s job %lld", s->url, job_id);
-	snprintf(url, sizeof(url), "/api/v0.2/jobs/%lld/suites/?limit=%zu", job_id, page_size);
+	snprintf(url, sizeof(url), "/api/v0.2/jobs/%lld/suites/?limit=%zu&ordering=id", job_id,
+		 page_size);
 	ret = lava_rest_each(s, url, add_suite, names, &suite_pages, err);
 	if (!ret) {
 		snprintf(url, sizeof(url), "/api/v0.2/jobs/%lld/tests/?limit=%zu&ordering=id", job_id,

@@ -3,7 +3,7 @@
 # against a board that someone else holds, and the sharing of a `rig lock` lease with the
 # commands of the same session (a LAVA job's connection and power commands). No VM: every
 # refusal happens before a board is touched; about 10 s. The LAVA side (a job's QEMU waiting for
-# a board `rig boot` holds, `rig run` refused during a job) is in jobs/tests/lava-lab-e2e.sh.
+# a board `rig boot` holds, `rig run` refused during a job) is in tests/lava/lava-lab-e2e.sh.
 #
 # Environment: RIG (default out/bin/rig).
 set -euo pipefail

@@ -1,5 +1,5 @@
 /* `rig lava render`: the job parses, holds the deploy/boot/test actions and the metadata; the
- * text helpers behind it. (jobs/tests/run.sh checks the jobs against LAVA's own schema.) */
+ * text helpers behind it. (tests/lava/run.sh checks the jobs against LAVA's own schema.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

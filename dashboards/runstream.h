@@ -1,0 +1,63 @@
+/*
+ * The detail of run pages, read with one query per table for the whole database, each ordered by
+ * run (and cycle), and consumed in step: loading run N reads exactly its rows from each cursor.
+ * So rendering is linear in the history and only one run is in memory at a time.
+ */
+#ifndef RIG_DASHBOARD_RUNSTREAM_H
+#define RIG_DASHBOARD_RUNSTREAM_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dashboards/arena.h"
+#include "util/err.h"
+
+struct rs_verdict {
+	const char *name, *filesystem, *result, *known_issue, *detail;
+};
+
+struct rs_measurement {
+	const char *name, *filesystem, *unit;
+	double value;
+};
+
+struct rs_cycle {
+	int idx;
+	const char *step_kind, *step_desc, *status, *hang_phase, *kernel, *console_tail;
+	double started_at, ended_at;
+	size_t first_verdict, n_verdicts;          /* slices of the run's arrays */
+	size_t first_measurement, n_measurements;
+};
+
+struct rs_artefact {
+	int cycle_idx;                             /* -1: an artefact of the whole run */
+	const char *kind, *path;
+};
+
+struct rs_cursor {
+	sqlite3_stmt *st;
+	int rc;                                    /* last sqlite3_step() result */
+};
+
+struct run_stream {
+	sqlite3 *sql;
+	struct rs_cursor cycles, verdicts, measurements, artefacts;
+	struct arena strings;
+	/* The loaded run; arrays keep their capacity from run to run. */
+	struct rs_cycle *cycle;
+	size_t n_cycles, cap_cycles;
+	struct rs_verdict *verdict;
+	size_t n_verdicts, cap_verdicts;
+	struct rs_measurement *measurement;
+	size_t n_measurements, cap_measurements;
+	struct rs_artefact *artefact;
+	size_t n_artefacts, cap_artefacts;
+};
+
+int run_stream_open(sqlite3 *sql, struct run_stream *rs, struct rig_err *err);
+/* Load run_id; runs must be asked for in increasing id order. */
+int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err);
+void run_stream_close(struct run_stream *rs);
+
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# commands.sh — the rig command line as a user meets it: every command that `rig help` lists
+# answers --help, -h and `rig help COMMAND` with exit 0 and its own usage on stdout, and nothing
+# on stderr; no command, an unknown command and bad numbers are refused with exit 2.
+# Usage: rig/tests/cli/commands.sh   (after `make rig`; RIG=path/to/rig to override; ~1 s)
+set -uo pipefail
+RIG=${RIG:-out/bin/rig}
+work=$(mktemp -d "${TMPDIR:-/tmp}/rig-cli-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+# expect CODE DESCRIPTION COMMAND...: exit status CODE
+expect() {
+    local want=$1 what=$2; shift 2
+    "$@" >"$work/out" 2>"$work/err"; local rc=$?
+    if [ "$rc" = "$want" ]; then ok "$what (exit $rc)"; else not_ok "$what: exit $rc, wanted $want"; cat "$work/err"; fi
+}
+
+[ -x "$RIG" ] || { echo "commands.sh: $RIG missing (make rig)"; exit 2; }
+commands=$("$RIG" help | awk '/^commands:/ { f = 1; next } /^$/ { f = 0 } f && $1 != "help" { print $1 }')
+[ "$(echo "$commands" | wc -w)" -ge 10 ] && ok "rig help lists $(echo $commands | wc -w) commands" ||
+    not_ok "rig help lists too few commands: $commands"
+for c in $commands; do
+    for form in "$c --help" "$c -h" "help $c"; do
+        # shellcheck disable=SC2086 # the form is words
+        "$RIG" $form >"$work/out" 2>"$work/err"; rc=$?
+        if [ "$rc" = 0 ] && head -n 1 "$work/out" | grep -q "^usage: rig $c\b" && [ ! -s "$work/err" ]; then
+            ok "rig $form"
+        else
+            not_ok "rig $form: exit $rc, first line '$(head -n 1 "$work/out")', stderr '$(head -c 200 "$work/err")'"
+        fi
+    done
+done
+expect 2 "rig without a command" "$RIG"
+expect 2 "an unknown command" "$RIG" no-such-command
+expect 2 "rig help of an unknown command" "$RIG" help no-such-command
+expect 0 "rig --version" "$RIG" --version
+
+echo "cli commands: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,96 @@
+#!/bin/sh
+# tests/lava/run.sh — render every board x plan LAVA job, validate each with LAVA's own schema
+# (lava-schema.py --strict) and, for the QEMU board, with the dispatcher against the rendered
+# device dictionary (lava-run --validate); check that a broken template fails with LAVA's message.
+# RIG_LAVA_RUN=1 (root, ~2 min under TCG): also run the short job (one suspend, one power cut
+# while suspended with verify after the second boot) under lava-run and import
+# its results with `rig lava import`.
+#
+# Environment: RIG (default out/bin/rig), OUT (default out), TMPDIR.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+RIG=${RIG:-$top/out/bin/rig}
+SCHEMA="/usr/bin/python3 /usr/share/lava-common/lava-schema.py"
+work=$(mktemp -d "${TMPDIR:-/tmp}/rig-lava-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+[ -x "$RIG" ] || { echo "run.sh: $RIG missing (make rig, or RIG=...)"; exit 2; }
+[ -f /usr/share/lava-common/lava-schema.py ] || { echo "run.sh: lava-common missing (apt-get install lava-dispatcher)"; exit 2; }
+
+# 1. device dictionaries render (jinja2, as lava-server would) and pass LAVA's device schema
+for dict in jobs/devices/*.jinja2; do
+    name=$(basename "$dict" .jinja2)
+    if python3 jobs/render-device.py "$dict" "$work/device-$name.yaml" rig_disk_dir="$work/disks" &&
+       $SCHEMA device "$work/device-$name.yaml" >"$work/out" 2>&1 && ! grep -q invalid "$work/out"; then
+        pass "device $name"
+    else
+        cat "$work/out" 2>/dev/null; fail "device $name"
+    fi
+done
+
+# 2. every board x plan renders and validates
+boards="qemu $(ls boards/examples/*.yaml)"
+for board in $boards; do
+    bname=$(basename "$board" .yaml)
+    for plan in plans/*.yaml tests/lava/plans/*.yaml; do
+        pname=$(sed -n 's/^name: *//p' "$plan")
+        if ! "$RIG" lava render --board "$board" --plan "$plan" --out "$work/jobs" >/dev/null; then
+            fail "render $bname x $pname"; continue
+        fi
+        job=$work/jobs/$bname-$pname.yaml
+        if $SCHEMA job --strict "$job" >"$work/out" 2>&1 && ! grep -q invalid "$work/out"; then
+            pass "schema $bname x $pname"
+        else
+            cat "$work/out"; fail "schema $bname x $pname"
+        fi
+        [ "$bname" = qemu ] || continue
+        if lava-run --validate --device "$work/device-qemu-rig.yaml" --output-dir "$work/validate" \
+               --job-id 1 "$job" >"$work/out" 2>&1 &&
+           grep -q '"case": "job", "definition": "lava", "result": "pass"' "$work/out"; then
+            pass "lava-run --validate $bname x $pname"
+        else
+            grep '"error"\|"results"' "$work/out" | cut -c1-400; fail "lava-run --validate $bname x $pname"
+        fi
+    done
+done
+
+# 3. a broken template must fail with LAVA's own message, not pass silently
+cp -r jobs "$work/jobs-broken"
+sed -i 's/    to: tmpfs/    to: tmpfs-typo/' "$work/jobs-broken/templates/deploy-qemu.yaml.in"
+"$RIG" lava render --board qemu --plan smoke --jobs "$work/jobs-broken" --out "$work/broken" >/dev/null
+if $SCHEMA job --strict "$work/broken/qemu-smoke.yaml" >"$work/out" 2>&1; then rc=0; else rc=$?; fi
+if [ "$rc" != 0 ] && grep -q "invalid job definition" "$work/out" && grep -q "unknown action type" "$work/out"; then
+    pass "broken template rejected: $(grep -m1 'mgs:' "$work/out" | sed 's/^ *//')"
+else
+    cat "$work/out"; fail "broken template was not rejected by lava-schema"
+fi
+
+# 4. optional: a real one-suspend job under lava-run, imported into a results database
+if [ "${RIG_LAVA_RUN:-0}" = 1 ]; then
+    mkdir -p "$work/disks"
+    truncate -s 1024M "$work/disks/qemu-nvme.img"
+    truncate -s 1536M "$work/disks/qemu-sata.img"
+    "$RIG" lava render --board qemu --plan tests/lava/plans/short.yaml --out "$work/run" >/dev/null
+    start=$(date +%s)
+    lava-run --device "$work/device-qemu-rig.yaml" --output-dir "$work/lava-out" --job-id 1 \
+        "$work/run/qemu-lava-short.yaml" >"$work/dispatcher.log" 2>&1 || true
+    echo "lava-run: $(( $(date +%s) - start )) s"
+    cp "$work/dispatcher.log" "${RIG_LAVA_LOG:-$work/kept.log}" 2>/dev/null || true
+    if "$RIG" lava import --db "$work/results.db" --log "$work/dispatcher.log" --job-id 1; then rc=0; else rc=$?; fi
+    sqlite3 "$work/results.db" "SELECT c.idx, v.name, ifnull(v.filesystem, '-'), v.result FROM verdicts v JOIN cycles c ON c.id = v.cycle_id" || true
+    count() { sqlite3 "$work/results.db" "SELECT count(*) FROM verdicts WHERE name = '$1' AND result = '$2'"; }
+    if [ "$rc" -le 1 ] && [ "$(count suspend pass)" -ge 1 ] && [ "$(count no-loss pass)" -eq 4 ] &&
+       [ "$(count no-loss fail)" -eq 0 ] && [ "$(count fsck pass)" -eq 4 ]; then
+        pass "lava-run + rig lava import (exit $rc): suspend passed, no-loss 4/4 after the power cut"
+    else
+        grep '"error"\|"results"' "$work/dispatcher.log" | tail -n 20 | cut -c1-400
+        fail "lava-run + rig lava import (exit $rc)"
+    fi
+fi
+
+[ "$failures" = 0 ] && echo "tests/lava/run.sh: all passed" || echo "tests/lava/run.sh: $failures failed"
+[ "$failures" = 0 ]
