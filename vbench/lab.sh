@@ -10,6 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 out=${OUT:-$top/out}
 dir=$out/vbench/run
+# A DUT left running by an earlier bench would share the board's disk images with the new one.
+[ -f "$dir/dut/qemu.pid" ] && kill "$(cat "$dir/dut/qemu.pid")" 2>/dev/null
 rm -rf "$dir"
 mkdir -p "$dir"
 "$out/vbench/bin/vbench-host" --dir "$dir" --dut-board qemu &

@@ -14,8 +14,10 @@ rig=$out/bin/rig
 dir=$out/vbench/run         # vbench/bench-vm.yaml names this directory
 logs=$out/vbench/logs
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(units held smoke cable powerd baud)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(units held smoke loss cable powerd baud)
 
+# A DUT left running by an earlier bench would share the board's disk images with the new one.
+[ -f "$dir/dut/qemu.pid" ] && kill "$(cat "$dir/dut/qemu.pid")" 2>/dev/null
 rm -rf "$dir" "$logs"
 mkdir -p "$dir" "$logs"
 "$out/vbench/bin/vbench-host" --dir "$dir" --dut-board qemu >"$logs/vbench-host.out" 2>&1 &
@@ -30,7 +32,7 @@ for _ in $(seq 100); do
     [ -e "$dir/uart.pty" ] && [ -e "$dir/wire.pty" ] && break
     sleep 0.1
 done
-check "vbench-host made the bench's serial lines" [ -e "$dir/uart.pty" ] && [ -e "$dir/wire.pty" ]
+check "vbench-host made the bench's serial lines" [ -e "$dir/uart.pty" -a -e "$dir/wire.pty" ]
 
 execs=()
 for s in "${scenarios[@]}"; do execs+=(--exec "vbench-scenario $s"); done

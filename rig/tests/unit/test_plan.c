@@ -289,7 +289,7 @@ static void shipped_plans_fit_the_qemu_board(void **state)
 static void bench_plans_fit_the_bench_board(void **state)
 {
 	const char *plans[] = { "vbench/plans/smoke.yaml", "vbench/plans/sleepy.yaml",
-				"vbench/plans/power-cut.yaml" };
+				"vbench/plans/power-cut-knob0.yaml" };
 	struct board *board = load_board("boards/qemu-bench.yaml");
 	struct rig_err err = { 0 };
 	struct plan *p;
