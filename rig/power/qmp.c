@@ -86,7 +86,7 @@ static double event_timestamp(json_t *msg)
 
 	if (json_unpack(msg, "{s:{s:I, s:I}}", "timestamp", "seconds", &sec, "microseconds",
 			&usec) < 0)
-		return power_now();
+		return wall_clock_seconds();
 	return (double)sec + (double)usec / 1e6;
 }
 
