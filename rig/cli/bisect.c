@@ -40,13 +40,7 @@ static int parse_int(const char *s, int min, int *out)
 
 static int parse_seed(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end)
-		return -1;
-	*out = v;
-	return 0;
+	return parse_u64(s, 0, UINT64_MAX, out);
 }
 
 static const char sim_usage_text[] =

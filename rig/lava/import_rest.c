@@ -1,9 +1,11 @@
 /* REST export (/api/v0.2/jobs/<id>/tests/) -> cases. */
+#include <float.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lava/cases.h"
+#include "util/number.h"
 
 /* Older servers give the suite as an id and keep its name only in the case's YAML metadata
  * ("definition: 1_cycle-000-suspend"). */
@@ -32,16 +34,13 @@ static const char *suite_name(json_t *item)
 
 static int measurement_of(json_t *m, double *value)
 {
-	char *end;
-
 	if (json_is_number(m)) {
 		*value = json_number_value(m);
 		return 1;
 	}
-	if (!json_is_string(m) || !*json_string_value(m))
+	if (!json_is_string(m))
 		return 0;
-	*value = strtod(json_string_value(m), &end);
-	return *end == '\0';
+	return parse_real(json_string_value(m), -DBL_MAX, DBL_MAX, value) == 0;
 }
 
 static int add_item(const char *path, size_t index, json_t *item, struct lava_cases *cases,
