@@ -10,6 +10,7 @@
 #include "cli/context.h"
 #include "engine/known.h"
 #include "util/err.h"
+#include "util/number.h"
 
 static const char known_usage[] =
 	"usage: rig known [--db FILE] [--known FILE] [--nights N]\n"
@@ -37,7 +38,6 @@ static int parse(int argc, char **argv, struct known_args *a, struct rig_err *er
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(a, 0, sizeof(*a));
 	a->nights = KNOWN_QUIET_NIGHTS_DEFAULT;
@@ -49,9 +49,9 @@ static int parse(int argc, char **argv, struct known_args *a, struct rig_err *er
 		case 'k': a->known = optarg; break;
 		case 'h': a->help = true; break;
 		case 'n':
-			a->nights = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || a->nights == 0)
-				return rig_err_set(err, RIG_EXIT_USAGE, "--nights: '%s' is not a positive number", optarg);
+			if (parse_uint(optarg, 1, KNOWN_NIGHTS_MAX, &a->nights) < 0)
+				return rig_err_set(err, RIG_EXIT_USAGE, "--nights: '%s' is not 1..%u",
+						   optarg, KNOWN_NIGHTS_MAX);
 			break;
 		default:
 			return rig_err_set(err, RIG_EXIT_USAGE, "known: unknown option '%s'", argv[optind - 1]);

@@ -16,6 +16,7 @@
 #include "engine/known.h"
 #include "engine/lock.h"
 #include "results/db.h"
+#include "util/number.h"
 
 static const char run_usage[] =
 	"usage: rig run --board BOARD --plan PLAN [options]\n"
@@ -64,7 +65,6 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(a, 0, sizeof(*a));
 	optind = 0;
@@ -82,8 +82,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		case 'q': a->quiet = true; break;
 		case 'h': a->help = true; break;
 		case 'c':
-			a->cycles = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || a->cycles == 0 || a->cycles > 100000)
+			if (parse_uint(optarg, 1, 100000, &a->cycles) < 0)
 				return rig_err_set(err, RIG_EXIT_USAGE, "--cycles: '%s' is not 1..100000", optarg);
 			break;
 		default:

@@ -98,6 +98,11 @@ const char *pm_test_level_name(enum pm_test_level level);
  * snprintf would have written. */
 int step_format(const struct step *step, char *buf, size_t size);
 
+/* The timeouts a run of plan on board uses: each of the plan's overrides, else the board's
+ * value (board files always have one: their defaults). The one merge: rig run, rig boot and
+ * rig lava render all take their timeouts from here. */
+void plan_timeouts(const struct plan *plan, const struct board *board, struct board_timeouts *out);
+
 /* Check a plan against the board it will run on: sleep modes and wake sources the board
  * declares, filesystems it has. Error names the plan's file:line (class RIG_EXIT_USAGE). */
 int plan_check_board(const struct plan *plan, const struct board *board, struct rig_err *err);

@@ -1,9 +1,27 @@
-/* plan_check_board(): can this board do what this plan asks? Caught before the first boot
- * rather than as an infrastructure failure half way through a nightly run. */
+/* A plan against the board it runs on: plan_check_board() (can this board do what this plan
+ * asks? caught before the first boot rather than as an infrastructure failure half way through
+ * a nightly run) and plan_timeouts() (the plan's timeout overrides over the board's). */
 #include "config/plan.h"
 
 #include <stdio.h>
 #include <string.h>
+
+static unsigned pick(unsigned plan_value, unsigned board_value)
+{
+	return plan_value ? plan_value : board_value;
+}
+
+void plan_timeouts(const struct plan *plan, const struct board *board, struct board_timeouts *out)
+{
+	const struct board_timeouts *b = &board->timeouts, *p = &plan->timeouts;
+
+	out->boot = pick(p->boot, b->boot);
+	out->command = pick(p->command, b->command);
+	out->suspend = pick(p->suspend, b->suspend);
+	out->resume = pick(p->resume, b->resume);
+	out->hibernate = pick(p->hibernate, b->hibernate);
+	out->restore = pick(p->restore, b->restore);
+}
 
 struct step_ctx {
 	const struct plan *plan;

@@ -37,11 +37,6 @@ struct console {
 	struct rig_err *feed_err;   /* where the line callbacks report errors */
 };
 
-long long console_now_ms(void)
-{
-	return monotonic_ms();
-}
-
 static int setup(struct console *c, const struct console_options *opts, struct rig_err *err)
 {
 	const char *marker = opts && opts->agent_marker ? opts->agent_marker
@@ -222,7 +217,7 @@ static int wait_slice(long long deadline, int quiet_ms)
 
 	if (deadline < 0)
 		return quiet_ms;
-	left = deadline - console_now_ms();
+	left = deadline - monotonic_ms();
 	if (left < 0)
 		left = 0;
 	return left < quiet_ms ? (int)left : quiet_ms;
@@ -231,7 +226,7 @@ static int wait_slice(long long deadline, int quiet_ms)
 int console_next_line(struct console *c, int timeout_ms, struct console_line *line,
 		      struct rig_err *err)
 {
-	long long deadline = timeout_ms < 0 ? -1 : console_now_ms() + timeout_ms;
+	long long deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
 
 	c->feed_err = err;
 	while (c->q_len == 0) {
@@ -241,7 +236,7 @@ int console_next_line(struct console *c, int timeout_ms, struct console_line *li
 			return -1;
 		if (rc == 0 && splitter_idle(&c->splitter, enqueue, c) != 0)
 			return -1;   /* only enqueue can fail there, and it fills err */
-		if (c->q_len == 0 && deadline >= 0 && console_now_ms() >= deadline)
+		if (c->q_len == 0 && deadline >= 0 && monotonic_ms() >= deadline)
 			return 0;
 	}
 	hand_out(c, line);

@@ -54,7 +54,4 @@ int console_send_break(struct console *c, struct rig_err *err);
 unsigned console_next_seq(struct console *c);
 const char *console_agent_marker(const struct console *c);
 
-/* Milliseconds on CLOCK_MONOTONIC, for deadlines. */
-long long console_now_ms(void);
-
 #endif

@@ -1,6 +1,7 @@
 /* A real UART (/dev/ttyUSB*, /dev/ttyS*) through libserialport: 8N1, no flow control.
  * libserialport 0.1.1 refuses ptys, which is why the pty backend exists. */
 #include "console/transport_fd.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <libserialport.h>
@@ -94,12 +95,9 @@ static int serial_write(struct console_transport *t, const void *buf, size_t len
 
 static int serial_send_break(struct console_transport *t, struct rig_err *err)
 {
-	struct timespec hold = { .tv_sec = 0, .tv_nsec = BREAK_MS * 1000000L };
-
 	if (sp_start_break(t->priv) != SP_OK)
 		return sp_fail(err, t->path, "start break");
-	while (nanosleep(&hold, &hold) < 0 && errno == EINTR)
-		;
+	clock_sleep_ms(BREAK_MS);
 	if (sp_end_break(t->priv) != SP_OK)
 		return sp_fail(err, t->path, "end break");
 	return 0;

@@ -1,18 +1,22 @@
 #include "engine/acks.h"
 
-#include <inttypes.h>
+#include "lib/ack.h"
+
 #include <stdio.h>
 #include <string.h>
 
 int acks_feed(struct acks *a, const char *line, double host_ts, double kernel_ts)
 {
-	const char *p = strstr(line, "rig-ack: id=");
-	char id[64];
+	struct ack_line parsed;
+	const char *id;
 	uint64_t seq;
 	struct ack *slot = NULL;
 
-	if (!p || sscanf(p, "rig-ack: id=%63s seq=%" SCNu64, id, &seq) != 2)
+	/* The workloads' own parser: a line torn on the serial wire is no acknowledgement. */
+	if (!ack_line_parse(line, &parsed))
 		return 0;
+	id = parsed.id;
+	seq = parsed.seq;
 	for (size_t i = 0; i < a->n; i++)
 		if (strcmp(a->writers[i].id, id) == 0)
 			slot = &a->writers[i];

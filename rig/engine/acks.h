@@ -1,7 +1,8 @@
-/* The workloads' out-of-band acknowledgements: journal-writer writes
+/* The workloads' out-of-band acknowledgements seen on the console: journal-writer writes
  *   rig-ack: id=<writer> seq=<n> boottime_ns=<t>
- * to /dev/kmsg after every msync/fdatasync, so the console holds the last durable record of
- * every writer even when the board never comes back. */
+ * to /dev/kmsg (format and parser: workloads/lib/ack.h, the only one), so the console holds the
+ * last acknowledged record of every writer even when the board never comes back. This table
+ * keeps the highest per writer. */
 #ifndef RIG_ENGINE_ACKS_H
 #define RIG_ENGINE_ACKS_H
 

@@ -58,6 +58,8 @@ const struct known_issue *known_find(const struct known_issues *k, const char *i
 /* "Possibly fixed" rule (known-issues/README.md): an entry not seen for this many nights is
  * reported as possibly fixed; intermittent entries need twice as many. nights 0 = the default. */
 #define KNOWN_QUIET_NIGHTS_DEFAULT 7u
+/* Twice this must still be a number of nights (intermittent entries double it). */
+#define KNOWN_NIGHTS_MAX 100000u
 unsigned known_quiet_nights(const struct known_issue *issue, unsigned nights);
 
 #endif

@@ -13,7 +13,7 @@ enum wait_result rtc_wake_wait(struct engine_ctx *ctx, const struct step_suspend
 {
 	enum power_state state;
 	struct rig_err ignored;
-	enum wait_result r = wait_board(ctx, WAIT_FOR_REPLY, w->asleep_at,
+	enum wait_result r = wait_board(ctx, WAIT_FOR_REPLY, 0,
 					(long long)st->seconds * 1000 + RTC_WAKE_GRACE_MS, reply, err);
 
 	if (r != WAIT_TIMEOUT || power_status(ctx->s->power, &state, &ignored) < 0 ||

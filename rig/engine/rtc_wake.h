@@ -13,8 +13,8 @@
 #include "engine/wait.h"
 
 struct rtc_wake {
-	double armed_after;   /* power_now() when rig-dut was asked to suspend (alarm armed later) */
-	double asleep_at;     /* power_now() when the board was seen asleep */
+	double armed_after;   /* monotonic_seconds() when rig-dut was asked to suspend (alarm armed later) */
+	double asleep_at;     /* monotonic_seconds() when the board was seen asleep */
 	bool rescued;         /* the rig woke the board another way */
 };
 

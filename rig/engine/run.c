@@ -8,23 +8,6 @@
 #include "engine/engine.h"
 #include "engine/hang.h"
 
-static unsigned pick(unsigned plan_value, unsigned board_value)
-{
-	return plan_value ? plan_value : board_value;
-}
-
-static void merge_timeouts(struct engine_ctx *ctx)
-{
-	const struct board_timeouts *b = &ctx->board->timeouts, *p = &ctx->plan->timeouts;
-
-	ctx->t.boot = pick(p->boot, b->boot);
-	ctx->t.command = pick(p->command, b->command);
-	ctx->t.suspend = pick(p->suspend, b->suspend);
-	ctx->t.resume = pick(p->resume, b->resume);
-	ctx->t.hibernate = pick(p->hibernate, b->hibernate);
-	ctx->t.restore = pick(p->restore, b->restore);
-}
-
 /* meta.json of the kernel under test: its text (for the run row) and the s_id offset. */
 static char *load_kernel_meta(const char *path, long *s_id_offset)
 {
@@ -240,7 +223,7 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	int rc, code;
 
 	memset(totals, 0, sizeof(*totals));
-	merge_timeouts(&ctx);
+	plan_timeouts(plan, board, &ctx.t);
 	ctx.cycle_total = cycles * action_steps(plan);
 	totals->cycles = ctx.cycle_total;
 	if (session_open(board, opts->run_dir, opts->progress, &ctx.s, err) < 0) {

@@ -10,6 +10,7 @@
 #include "engine/hang.h"
 #include "engine/rtc_wake.h"
 #include "engine/wait.h"
+#include "util/clock.h"
 #include "util/kv.h"
 
 static long long ms(unsigned seconds)
@@ -142,7 +143,9 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 {
 	struct agent_reply reply;
 	char cmd[128];
-	double t0 = power_now();
+	/* t0 times the phases; since is when events (stamped by the console and by QEMU with the
+	 * wall clock) start to count for this step */
+	double t0 = monotonic_seconds(), since = wall_clock_seconds();
 	struct rtc_wake rtc = { .armed_after = t0 };
 	enum wait_result r;
 	bool slept;
@@ -154,7 +157,7 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	if (session_send(ctx->s, cmd, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, t0,
+	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
 		       ms(ctx->t.suspend), &reply, err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
@@ -162,8 +165,8 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		return wait_failed(ctx, r, cyc, "suspend", err);
 	}
 	if (slept) {
-		rtc.asleep_at = power_now();
-		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
+		rtc.asleep_at = monotonic_seconds();
+		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (rtc.asleep_at - t0) * 1e3, "ms", err);
 		if (st->wake != WAKE_RTC) {
 			r = wait_idle(ctx, ms(st->seconds), &reply, err);
 			if (r != WAIT_DONE && r != WAIT_REPLIED)
@@ -178,17 +181,17 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
 		r = WAIT_TIMEOUT;
 		long long budget = ms(ctx->t.resume) + (st->wake == WAKE_RTC ? ms(st->seconds) : 0);
-		double waited_from = power_now();
+		double waited_from = monotonic_seconds();
 		if (reply.status == AGENT_PENDING && st->wake == WAKE_RTC && st->inject != INJECT_HANG)
 			r = rtc_wake_wait(ctx, st, &rtc, &reply, err);
 		/* A board woken by the rig gets the whole resume timeout from now; one that was not
 		 * asleep any more (resuming, or hung resuming) only what is left of it. */
 		if (!rtc.rescued)
-			budget -= (long long)((power_now() - waited_from) * 1e3);
+			budget -= (long long)((monotonic_seconds() - waited_from) * 1e3);
 		if (r == WAIT_REPLIED || reply.status != AGENT_PENDING)
 			r = WAIT_REPLIED;
 		else if (r == WAIT_TIMEOUT)
-			r = wait_board(ctx, WAIT_FOR_REPLY, t0, budget > 0 ? budget : 0, &reply, err);
+			r = wait_board(ctx, WAIT_FOR_REPLY, since, budget > 0 ? budget : 0, &reply, err);
 		if (r != WAIT_REPLIED)
 			goto failed_wait_resume;
 	}
@@ -254,7 +257,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	struct agent_reply reply;
 	struct acks acked;
 	char cmd[128];
-	double t0 = power_now();
+	double since = wall_clock_seconds();
 	enum wait_result r;
 	int rc;
 
@@ -262,7 +265,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	if (collect_fio_checkpoint(ctx, err) < 0 || session_send(ctx->s, cmd, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, WAIT_FOR_SUSPENDED, t0, ms(ctx->t.suspend), &reply, err);
+	r = wait_board(ctx, WAIT_FOR_SUSPENDED, since, ms(ctx->t.suspend), &reply, err);
 	if (r == WAIT_DONE)
 		r = wait_idle(ctx, ms(st->after_seconds), &reply, err);
 	agent_reply_free(&reply);
@@ -300,7 +303,7 @@ static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply,
 	if (session_power_on(ctx->s, NULL, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase restore (timeout %us)", ctx->t.restore);
-	r = wait_board(ctx, WAIT_FOR_AGENT_READY, power_now(), ms(ctx->t.restore), reply, err);
+	r = wait_board(ctx, WAIT_FOR_AGENT_READY, wall_clock_seconds(), ms(ctx->t.restore), reply, err);
 	if (r == WAIT_DONE) {
 		/* A fresh agent: the image was not restored. */
 		rc = verdict_add(ctx, cyc, "hibernate", NULL, RESULTS_VERDICT_FAIL,
@@ -322,7 +325,7 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 {
 	struct agent_reply reply;
 	struct acks acked;
-	double t0 = power_now();
+	double t0 = monotonic_seconds(), since = wall_clock_seconds();
 	enum wait_result r;
 	int rc;
 
@@ -330,7 +333,7 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	    session_send(ctx->s, "rig-dut hibernate", &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
-	r = wait_board(ctx, WAIT_FOR_POWER_OFF, t0, ms(ctx->t.hibernate), &reply, err);
+	r = wait_board(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);
 	if (r == WAIT_REPLIED) {
 		const char *line = reply.n_lines ? reply.lines[0] : "";
 
@@ -345,7 +348,7 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 		agent_reply_free(&reply);
 		return wait_failed(ctx, r, cyc, "hibernate", err);
 	}
-	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
+	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (monotonic_seconds() - t0) * 1e3, "ms", err);
 	acked = ctx->s->acks;
 	if (st->resume) {
 		rc = hibernate_restore(ctx, &reply, cyc, err);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/number.h"
+
 static void case_free(struct lava_case *c)
 {
 	free(c->suite);
@@ -73,7 +75,16 @@ double lava_parse_time(const char *text)
 		rest = strptime(text, "%Y-%m-%d %H:%M:%S", &tm);
 	if (!rest)
 		return 0;
-	if (*rest == '.')
-		frac = strtod(rest, NULL);
+	/* fractional seconds: ".123456", then maybe a zone ("Z", "+00:00") */
+	if (*rest == '.') {
+		char digits[16] = "0.";
+		size_t n = strspn(rest + 1, "0123456789");
+
+		if (n > 0 && n < sizeof(digits) - 2) {
+			memcpy(digits + 2, rest + 1, n);
+			digits[n + 2] = '\0';
+			(void)parse_real(digits, 0, 1, &frac);
+		}
+	}
 	return (double)timegm(&tm) + frac;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/number.h"
+
 struct run_facts {
 	char board[128], plan[128], kernel[128];
 	enum results_knob freeze, sync;
@@ -23,17 +25,19 @@ static const char *bare_suite(const char *suite)
 
 int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
 {
-	const char *s = bare_suite(suite), *p;
-	char *end;
-	long idx;
+	const char *s = bare_suite(suite);
+	size_t digits = strspn(s + 6, "0123456789");
+	char number[16];
+	unsigned idx;
 
-	if (strncmp(s, "cycle-", 6) || !isdigit((unsigned char)s[6]))
+	if (strncmp(s, "cycle-", 6) || digits == 0 || digits >= sizeof(number) || s[6 + digits] != '-' ||
+	    !s[7 + digits])
 		return -1;
-	idx = strtol(s + 6, &end, 10);
-	if (*end != '-' || !end[1] || idx < 0 || idx > 1000000)
+	memcpy(number, s + 6, digits);
+	number[digits] = '\0';
+	if (parse_uint(number, 0, 1000000, &idx) < 0)
 		return -1;
-	p = end + 1;
-	snprintf(kind, kind_size, "%s", p);
+	snprintf(kind, kind_size, "%s", s + 7 + digits);
 	return (int)idx;
 }
 

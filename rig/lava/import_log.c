@@ -1,12 +1,14 @@
 /* Dispatcher log -> cases. Each line is one small YAML document, parsed on its own so a log of
  * any length never becomes one big tree. */
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "lava/cases.h"
+#include "util/number.h"
 
 static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
 {
@@ -53,12 +55,8 @@ static int add_result(yaml_document_t *doc, yaml_node_t *entry, struct lava_case
 
 	if (!c.suite || !c.name)
 		return 0;      /* a results line of another kind (e.g. a test set marker) */
-	if (measurement && *measurement) {
-		char *end;
-
-		c.measurement = strtod(measurement, &end);
-		c.has_measurement = *end == '\0';
-	}
+	if (measurement && *measurement)
+		c.has_measurement = parse_real(measurement, -DBL_MAX, DBL_MAX, &c.measurement) == 0;
 	return lava_cases_add(cases, &c, err);
 }
 

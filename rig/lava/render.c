@@ -26,6 +26,7 @@ struct renderer {
 	int deployed_noresume;     /* the last deploy's command line has noresume */
 	int booted_noresume;       /* and the running kernel was booted with it */
 	struct plan_knob knob;
+	struct board_timeouts t;   /* the plan's overrides over the board's (plan_timeouts) */
 };
 
 struct param {
@@ -104,7 +105,7 @@ out:
 
 static int emit_boot(struct renderer *r, struct rig_err *err)
 {
-	unsigned boot_min = minutes_of(r->board->timeouts.boot ? r->board->timeouts.boot : 180);
+	unsigned boot_min = minutes_of(r->t.boot);
 	const char *method = r->board->arch && !strcmp(r->board->arch, "aarch64") ? "u-boot" : "ipxe";
 	char min[16], *prompt = quoted(PROMPT, err), *qmethod = quoted(method, err);
 	int rc = -1;
@@ -263,16 +264,10 @@ static void suite_name(char *buf, size_t size, int cycle, const char *kind)
 	snprintf(buf, size, "cycle-%03d-%s", cycle, kind);
 }
 
-static unsigned phase_seconds(unsigned plan_value, unsigned board_value, unsigned fallback)
-{
-	return plan_value ? plan_value : board_value ? board_value : fallback;
-}
-
 static int emit_suspend(struct renderer *r, const struct step *s, struct rig_err *err)
 {
 	const struct step_suspend *su = &s->u.suspend;
-	unsigned limit = su->seconds + phase_seconds(r->plan->timeouts.suspend, r->board->timeouts.suspend, 60) +
-			 phase_seconds(r->plan->timeouts.resume, r->board->timeouts.resume, 60);
+	unsigned limit = su->seconds + r->t.suspend + r->t.resume;
 	char suite[64], secs[16], timeout[16];
 	struct param params[] = {
 		{"MODE", sleep_mode_name(su->mode)}, {"SLEEP_SECONDS", secs}, {"PM_TEST", ""},
@@ -326,8 +321,7 @@ static int emit_forced_failed_resume(struct renderer *r, const char *kind, const
 
 static int emit_hibernate(struct renderer *r, const struct step *s, struct rig_err *err)
 {
-	unsigned limit = phase_seconds(r->plan->timeouts.hibernate, r->board->timeouts.hibernate, 240) +
-			 phase_seconds(r->plan->timeouts.restore, r->board->timeouts.restore, 240);
+	unsigned limit = r->t.hibernate + r->t.restore;
 	char suite[64], timeout[16];
 	struct param params[] = {
 		{"ACTION", "hibernate"}, {"RESUME", "yes"}, {"MODE", "deep"}, {"TIMEOUT", timeout},
@@ -457,6 +451,7 @@ int lava_render_job(const struct board *board, const struct plan *plan,
 	struct text job = {0};
 	int rc;
 
+	plan_timeouts(plan, board, &r.t);
 	rc = emit_actions(&r, err);
 	if (!rc)
 		rc = render_header(&r, &job, err);

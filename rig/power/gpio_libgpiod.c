@@ -1,6 +1,7 @@
 /* struct gpio_io on libgpiod v1.6.  A requested line stays ours until released or until the
  * process exits, when the kernel reverts it: hence `rig powerd`. */
 #include "power/gpio_io.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <gpiod.h>
@@ -113,11 +114,8 @@ static void lib_release(const struct gpio_io *io, struct gpio_line *line)
 
 static void lib_sleep_ms(const struct gpio_io *io, unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
 	(void)io;
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	clock_sleep_ms(ms);
 }
 
 const struct gpio_io gpio_io_libgpiod = {

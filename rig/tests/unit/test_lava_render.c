@@ -150,6 +150,27 @@ static void test_qemu_smoke_job(void **state)
 	assert_null(strstr(arg, "noresume"));
 }
 
+/* A plan's boot timeout reaches the job like every other (it used to be the board's alone). */
+static void test_plan_timeouts_reach_the_job(void **state)
+{
+	struct fixture *f = *state;
+	yaml_node_t *boot = NULL;
+	char plan[160];
+	FILE *p;
+
+	snprintf(plan, sizeof(plan), "%s/slow-boot.yaml", f->dir);
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: slow-boot\nworkloads: [journal]\ntimeouts: {boot: 600}\n"
+	      "steps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu", plan, "qemu"), 0);
+	snprintf(f->job, sizeof(f->job), "%s/qemu-slow-boot.yaml", f->dir);
+	load_job(f);
+	assert_int_equal(count_actions(f, "boot", &boot), 1);
+	assert_string_equal(get_str(f, get(f, boot, "timeout"), "minutes"), "12");   /* 600 s + 2 min */
+	unlink(plan);
+}
+
 static void test_nightly_power_cut_and_unique_names(void **state)
 {
 	struct fixture *f = *state;
@@ -289,6 +310,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_qemu_smoke_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_timeouts_reach_the_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nightly_power_cut_and_unique_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_board_boots_over_tftp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),

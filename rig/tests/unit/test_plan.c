@@ -145,6 +145,26 @@ static void nightly_plan_covers_every_step(void **state)
 	plan_free(p);
 }
 
+/* The one timeout merge: what the plan overrides, else the board's value. */
+static void plan_timeouts_override_the_board(void **state)
+{
+	struct plan *p = load_ok("plans/nightly.yaml");
+	struct board *b = qemu_board();
+	struct board_timeouts t;
+
+	(void)state;
+	plan_timeouts(p, b, &t);
+	assert_int_equal(t.hibernate, 300);        /* the plan's */
+	assert_int_equal(t.restore, 300);
+	assert_int_equal(t.boot, b->timeouts.boot); /* the board's */
+	assert_int_equal(t.command, b->timeouts.command);
+	assert_int_equal(t.suspend, b->timeouts.suspend);
+	assert_int_equal(t.resume, b->timeouts.resume);
+	assert_int_equal(b->timeouts.hibernate, 240);
+	board_free(b);
+	plan_free(p);
+}
+
 static void short_steps_take_defaults(void **state)
 {
 	struct plan *p = load_ok("rig/tests/data/plans/defaults.yaml");
@@ -378,6 +398,7 @@ int main(void)
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(smoke_plan_is_what_make_check_needs),
 		cmocka_unit_test(nightly_plan_covers_every_step),
+		cmocka_unit_test(plan_timeouts_override_the_board),
 		cmocka_unit_test(short_steps_take_defaults),
 		cmocka_unit_test(steps_remember_their_lines),
 		cmocka_unit_test(none_means_no_workloads),
