@@ -26,12 +26,14 @@ static const char *bare_suite(const char *suite)
 int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
 {
 	const char *s = bare_suite(suite);
-	size_t digits = strspn(s + 6, "0123456789");
+	size_t digits;
 	char number[16];
 	unsigned idx;
 
-	if (strncmp(s, "cycle-", 6) || digits == 0 || digits >= sizeof(number) || s[6 + digits] != '-' ||
-	    !s[7 + digits])
+	if (strncmp(s, "cycle-", 6))
+		return -1;
+	digits = strspn(s + 6, "0123456789");
+	if (digits == 0 || digits >= sizeof(number) || s[6 + digits] != '-' || !s[7 + digits])
 		return -1;
 	memcpy(number, s + 6, digits);
 	number[digits] = '\0';
