@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboards/sql.h"
+#include "dashboards/arena.h"
 
 /* Linear search: a board has a handful of verdict names, kernels and knob settings. */
 struct tally_row *tally_row(struct tally *t, const char *key)

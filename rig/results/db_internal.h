@@ -8,10 +8,14 @@
 
 #include "results/db.h"
 
+#define RESULTS_STMT_CACHE 8
+
 struct results_db {
 	sqlite3 *sql;
 	char *path;
 	int in_batch;    /* results_batch_begin(): inner transactions are savepoints */
+	/* statements prepared once per handle (results_db_cached), keyed by their text's address */
+	struct { const char *sql; sqlite3_stmt *stmt; } cache[RESULTS_STMT_CACHE];
 };
 
 /* Fill err with "results db PATH: WHAT: sqlite message" (class infra); returns -1. */
@@ -19,6 +23,11 @@ int results_db_fail(struct results_db *db, const char *what, struct rig_err *err
 
 int results_db_prepare(struct results_db *db, const char *sql, sqlite3_stmt **stmt,
 		       struct rig_err *err);
+/* The statement for sql, a string constant (its address is the key), prepared on first use and
+ * kept until results_close(): never finalize it; results_db_step_done() resets it. Falls back to
+ * a fresh statement the caller must finalize when the cache is full (*cached false). */
+int results_db_cached(struct results_db *db, const char *sql, sqlite3_stmt **stmt, bool *cached,
+		      struct rig_err *err);
 /* Step a statement that returns no rows, then reset it for reuse. */
 int results_db_step_done(struct results_db *db, sqlite3_stmt *stmt, const char *what,
 			 struct rig_err *err);
