@@ -25,7 +25,7 @@ static const char page_css[] =
 	"td.cell{min-width:7em;font-size:12px}td.cell .st{font-weight:bold;text-transform:uppercase}"
 	".runs a{margin-right:3px}.vn{color:#800}.ki{color:#7a4b00}"
 	".reg-new{color:#b00;font-weight:bold}.reg-since{color:#b00}.reg-ok{color:#2a6e2e}"
-	".reg-none{color:#666}"
+	".reg-none{color:#666}.src-lava{font-size:85%}"
 	"pre{background:#f6f6f6;border:1px solid #ccc;padding:.5em;overflow:auto;max-height:20em}"
 	"pre.console-tail{max-height:none}"
 	"svg{display:block;margin:.3em 0}svg text{font:11px sans-serif}"

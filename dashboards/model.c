@@ -30,6 +30,8 @@ static int read_run(const struct results_run_row *row, struct dash_run *r)
 		.knob_ff = row->knob_freeze_filesystems, .knob_sos = row->knob_sync_on_suspend,
 		.started_at = row->started_at, .ended_at = row->ended_at,
 		.n_cycles = row->n_cycles, .n_cycles_failed = row->n_cycles_failed,
+		.source = copy(row->source, &oom), .lava_job_id = copy(row->lava_job_id, &oom),
+		.lava_server = copy(row->lava_server, &oom),
 	};
 	return oom ? -1 : 0;
 }
@@ -41,6 +43,7 @@ static void free_run(struct dash_run *r)
 	free(r->verdicts);
 	free(r->board), free(r->night), free(r->kernel), free(r->sha), free(r->plan);
 	free(r->status), free(r->console_log), free(r->host);
+	free(r->source), free(r->lava_job_id), free(r->lava_server);
 }
 
 struct loading {

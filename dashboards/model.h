@@ -32,6 +32,7 @@ struct dash_verdict_sum {
 struct dash_run {
 	int64_t id;
 	char *board, *night, *kernel, *sha, *plan, *status, *console_log, *host;
+	char *source, *lava_job_id, *lava_server;   /* source "rig" or "lava" */
 	int knob_ff, knob_sos;
 	double started_at, ended_at;
 	int n_cycles, n_cycles_failed;

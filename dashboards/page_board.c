@@ -157,7 +157,7 @@ static const char *knob_key(const struct dash_run *r, char *buf, size_t size)
 static void write_history(FILE *f, const struct dash_model *m, const struct dash_board *b)
 {
 	html_raw(f, "<h2>Run history (newest first)</h2>\n<table id=\"history\"><tr><th>run</th>"
-		    "<th>night</th><th>started</th><th>kernel</th><th>plan</th>"
+		    "<th>night</th><th>started</th><th>source</th><th>kernel</th><th>plan</th>"
 		    "<th>freeze_filesystems</th><th>sync_on_suspend</th><th>status</th>"
 		    "<th>cycles failed</th><th>failing verdicts</th></tr>\n");
 	for (size_t i = b->first + b->n_runs; i-- > b->first;) {
@@ -166,10 +166,14 @@ static void write_history(FILE *f, const struct dash_model *m, const struct dash
 
 		dash_format_time(r->started_at, false, started, sizeof(started));
 		html_raw(f, "<tr><td>");
-		dash_write_run_link(f, "../", r);
+		html_rawf(f, "<a class=\"%s\" href=\"../runs/%lld.html\">#%lld</a>",
+			  dash_status_rank(r->status) ? r->status : "none", (long long)r->id,
+			  (long long)r->id);
 		html_raw(f, "</td><td>");
 		html_text(f, r->night);
 		html_rawf(f, "</td><td>%s</td><td>", started);
+		dash_write_run_source(f, r);
+		html_raw(f, "</td><td>");
 		html_text(f, r->kernel);
 		html_raw(f, "</td><td>");
 		html_text(f, r->plan);

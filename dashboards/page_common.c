@@ -13,6 +13,35 @@ void dash_write_run_link(FILE *f, const char *root, const struct dash_run *r)
 	html_rawf(f, "<a class=\"%s\" href=\"%sruns/%lld.html\">#%lld</a>",
 		  dash_status_rank(r->status) ? r->status : "none", root, (long long)r->id,
 		  (long long)r->id);
+	if (r->source && !strcmp(r->source, "lava")) {
+		html_raw(f, " ");
+		dash_write_run_source(f, r);
+	}
+}
+
+void dash_write_run_source(FILE *f, const struct dash_run *r)
+{
+	bool linkable = r->lava_server && r->lava_job_id &&
+			(!strncmp(r->lava_server, "http://", 7) || !strncmp(r->lava_server, "https://", 8));
+
+	if (!r->source || strcmp(r->source, "lava")) {
+		html_raw(f, "<span class=\"src-rig\">rig</span>");
+		return;
+	}
+	/* The server's own job page, when the run was fetched from a server (http(s) only: the
+	 * URL comes from the database and must not become a script). */
+	if (linkable) {
+		html_raw(f, "<a class=\"src-lava\" href=\"");
+		html_text(f, r->lava_server);
+		html_raw(f, "/scheduler/job/");
+		html_url(f, r->lava_job_id);
+		html_raw(f, "\">");
+	} else {
+		html_raw(f, "<span class=\"src-lava\">");
+	}
+	html_raw(f, "LAVA job ");
+	html_text(f, r->lava_job_id ? r->lava_job_id : "?");
+	html_raw(f, linkable ? "</a>" : "</span>");
 }
 
 static void write_run_ref(FILE *f, const char *root, const struct dash_run *r)

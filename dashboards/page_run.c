@@ -186,6 +186,9 @@ static void write_summary(FILE *f, const struct dash_site *site, const struct da
 	write_field(f, "kernel", r->kernel);
 	write_field(f, "kernel sha", r->sha);
 	write_field(f, "plan", r->plan);
+	html_raw(f, "<tr><th>source</th><td>");
+	dash_write_run_source(f, r);
+	html_raw(f, "</td></tr>");
 	write_field(f, "freeze_filesystems", dash_knob_name(r->knob_ff));
 	write_field(f, "sync_on_suspend", dash_knob_name(r->knob_sos));
 	write_field(f, "host", r->host);

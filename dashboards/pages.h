@@ -50,7 +50,10 @@ void dash_write_commit(FILE *f, const struct dash_bisect *b, const char *sha);
 void dash_write_bisect_answer(FILE *f, const struct dash_bisect *b);
 
 /* Shared bits of markup. */
+/* "#12", and for a LAVA run its source after it. */
 void dash_write_run_link(FILE *f, const char *root, const struct dash_run *r);
+/* "rig", or "LAVA job N" linked to the job's page on the server it was imported from. */
+void dash_write_run_source(FILE *f, const struct dash_run *r);
 void dash_write_history_text(FILE *f, const char *root, const struct dash_history *h);
 const char *dash_knob_name(int knob);
 /* "2026-12-03 14:00 UTC" (with seconds if asked), "-" for NAN. */

@@ -24,7 +24,8 @@ static int row_cmp(const void *a, const void *b)
 
 void tally_sort(struct tally *t)
 {
-	qsort(t->rows, t->n, sizeof(*t->rows), row_cmp);
+	if (t->n)  /* qsort(NULL, 0) is undefined: a board whose runs have no verdict yet */
+		qsort(t->rows, t->n, sizeof(*t->rows), row_cmp);
 }
 
 void tally_free(struct tally *t)

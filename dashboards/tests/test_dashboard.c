@@ -865,6 +865,57 @@ static void test_cli(void **state)
 	free(html);
 }
 
+/* Every run says where it came from: rig, or the LAVA job linked to its page on the server; a
+ * server URL from the database that is not http(s) is shown, never linked. */
+static void test_run_source(void **state)
+{
+	const struct fixture *fx = *state;
+	char dir[256], db_path[300], site[300], path[400];
+	char *argv[] = { "dashboard", "--db", db_path, "--out", site, NULL };
+	struct results_run_info info = { .board = "lava-board", .plan = "nightly",
+					 .started_at = NIGHT0 };
+	struct results_db *db;
+	struct rig_err err = { 0 };
+	FILE *sink = fopen("/dev/null", "w");
+	int64_t run;
+	char *index, *board;
+
+	snprintf(dir, sizeof(dir), "%s/source", fx->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(db_path, sizeof(db_path), "%s/results.db", dir);
+	snprintf(site, sizeof(site), "%s/site", dir);
+	assert_int_equal(results_open(db_path, RESULTS_OPEN_CREATE, &db, &err), 0);
+	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
+	assert_int_equal(results_run_end(db, run, RESULTS_RUN_PASS, 0, &err), 0);
+	info.source = "lava", info.lava_job_id = "42", info.lava_server = "http://lava.example:8000";
+	info.started_at = NIGHT0 + DAY;
+	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
+	assert_int_equal(results_run_end(db, run, RESULTS_RUN_FAIL, 1, &err), 0);
+	info.lava_job_id = "43", info.lava_server = "javascript:alert(1)//";
+	info.started_at = NIGHT0 + 2 * DAY;
+	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
+	assert_int_equal(results_run_end(db, run, RESULTS_RUN_PASS, 0, &err), 0);
+	results_close(db);
+	assert_non_null(sink);
+	assert_int_equal(cmd_dashboard_to(5, argv, sink, sink), RIG_EXIT_PASS);
+	fclose(sink);
+	snprintf(path, sizeof(path), "%s/index.html", site);
+	index = slurp(path);
+	snprintf(path, sizeof(path), "%s/boards/lava-board.html", site);
+	board = slurp(path);
+	assert_non_null(index);
+	assert_non_null(board);
+	assert_non_null(strstr(index, "<a class=\"src-lava\" href=\"http://lava.example:8000/scheduler/"
+				      "job/42\">LAVA job 42</a>"));
+	assert_non_null(strstr(index, "<span class=\"src-lava\">LAVA job 43</span>"));
+	assert_null(strstr(index, "href=\"javascript"));
+	assert_non_null(strstr(board, "<th>source</th>"));
+	assert_non_null(strstr(board, "<span class=\"src-rig\">rig</span>"));
+	assert_non_null(strstr(board, "job/42\">LAVA job 42</a>"));
+	assert_non_null(strstr(board, "<span class=\"src-lava\">LAVA job 43</span>"));
+	free(index), free(board);
+}
+
 /* The benchmark's generator: the history it writes renders with the sizes asked for. */
 static void test_synthetic_history(void **state)
 {
@@ -908,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_links_resolve),
 		cmocka_unit_test(test_html_helpers),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_run_source),
 		cmocka_unit_test(test_synthetic_history),
 	};
 

@@ -26,8 +26,8 @@ static const char usage_text[] =
 	"                       [--no-wait] [--timeout S] [--poll S] [--db FILE]\n"
 	"       rig lava import --db FILE (--log DISPATCHER_LOG | --rest FILE.json) [--board B]\n"
 	"                       [--job-id N] [--server URL]\n"
-	"       rig lava import --db FILE --server URL (--job N | --since DATE [--device D])\n"
-	"                       [--token-file F] [--board B] [--page-size N]\n"
+	"       rig lava import --db FILE --server URL (--job N [--follow] | --since DATE\n"
+	"                       [--device D]) [--token-file F] [--board B] [--page-size N]\n"
 	"\n"
 	"render  write DIR/<board>-<plan>.yaml, a LAVA job running the plan on the board\n"
 	"        (templates and test definitions from jobs/; kernel and initramfs default to\n"
@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"        from a dispatcher log (output.yaml of lava-run, or a job log), a REST export\n"
 	"        of /api/v0.2/jobs/<id>/tests/, or the server itself: --job N, or --since DATE\n"
 	"        (YYYY-MM-DD or an ISO time, UTC) for every job finished after it (--device D:\n"
-	"        only those that ran on D). Every page of the API's answers is read. A job is\n"
+	"        only those that ran on D). --follow waits for job N to finish, as submit does.\n"
+	"        Every page of the API's answers is read. A job is\n"
 	"        stored once (server and job id are its key): importing it again stores nothing\n"
 	"        and exits as the first import did. Each job is stored whole or not at all.\n"
 	"\n"
@@ -64,7 +65,7 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		{"job", required_argument, NULL, 'N'}, {"since", required_argument, NULL, 's'},
 		{"device", required_argument, NULL, 'D'}, {"page-size", required_argument, NULL, 'P'},
 		{"timeout", required_argument, NULL, 't'}, {"poll", required_argument, NULL, 'q'},
-		{"no-wait", no_argument, NULL, 'W'},
+		{"no-wait", no_argument, NULL, 'W'}, {"follow", no_argument, NULL, 'F'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -94,6 +95,7 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		case 't': a->timeout = optarg; break;
 		case 'q': a->poll = optarg; break;
 		case 'W': a->no_wait = 1; break;
+		case 'F': a->follow = 1; break;
 		default:
 			return rig_err_set(err, RIG_EXIT_USAGE, "lava %s: unknown option '%s'; try 'rig lava --help'",
 					   argv[0], argv[optind - 1]);
@@ -278,7 +280,7 @@ static int do_import(const struct lava_args *a, FILE *out, struct rig_err *err)
 	int code = RIG_EXIT_PASS, rc;
 	long long id;
 
-	if (a->server && (a->job || a->since) && !a->log && !a->rest)
+	if ((a->job || a->since) && !a->log && !a->rest)
 		return lava_cmd_import_server(a, out, err);
 	if (!a->db || !a->log == !a->rest)
 		return rig_err_set(err, RIG_EXIT_USAGE, "lava import: --db and one of --log, --rest or "

@@ -11,7 +11,7 @@ struct lava_args {
 	const char *board, *plan, *out_dir, *kernel, *initrd, *night, *jobs;
 	const char *db, *log, *rest, *job_id;
 	const char *server, *token_file, *job, *since, *device, *page_size, *timeout, *poll;
-	int help, no_wait;
+	int help, no_wait, follow;
 };
 
 /* The job text `rig lava render` would write for a->board and a->plan; name = "<board>-<plan>". */

@@ -79,11 +79,18 @@ static int import_job(const struct lava_args *a, const struct lava_server *s, lo
 	struct lava_cases cases = {0};
 	struct lava_job_status st;
 	char job_id[32], origin[4096];
+	long long timeout, poll;
 	size_t pages = 0;
 	int rc;
 
-	if (lava_rest_job_status(s, id, &st, err))
+	if (a->follow) {
+		if (number_arg("timeout", a->timeout, 1, 7 * 86400, DEFAULT_TIMEOUT_S, &timeout, err) ||
+		    number_arg("poll", a->poll, 1, 3600, DEFAULT_POLL_S, &poll, err) ||
+		    follow(s, id, timeout, poll, &st, err))
+			return -1;
+	} else if (lava_rest_job_status(s, id, &st, err)) {
 		return -1;
+	}
 	if (strcmp(st.state, "Finished"))
 		return rig_err_set(err, RIG_EXIT_USAGE, "LAVA job %lld is %s: import it when it has "
 				   "finished", id, st.state);
@@ -209,6 +216,8 @@ int lava_cmd_import_server(const struct lava_args *a, FILE *out, struct rig_err 
 				   "--since DATE");
 	if (a->device && !a->since)
 		return rig_err_set(err, RIG_EXIT_USAGE, "lava import: --device goes with --since");
+	if (a->follow && !a->job)
+		return rig_err_set(err, RIG_EXIT_USAGE, "lava import: --follow goes with --job");
 	if (a->job && parse_number(a->job, 1, LLONG_MAX, &id))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--job: '%s' is not a job id", a->job);
 	if (number_arg("page-size", a->page_size, 1, 1000, LAVA_REST_PAGE_SIZE, &page_size, err))

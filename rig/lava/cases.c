@@ -13,6 +13,8 @@ static void case_free(struct lava_case *c)
 	free(c->name);
 	free(c->result);
 	free(c->units);
+	free(c->error_type);
+	free(c->error_msg);
 }
 
 void lava_cases_free(struct lava_cases *cases)
@@ -54,6 +56,8 @@ int lava_cases_add(struct lava_cases *cases, const struct lava_case *c, struct r
 	copy.name = dup_or_null(c->name ? c->name : "", &failed);
 	copy.result = dup_or_null(c->result ? c->result : "unknown", &failed);
 	copy.units = dup_or_null(c->units, &failed);
+	copy.error_type = dup_or_null(c->error_type, &failed);
+	copy.error_msg = dup_or_null(c->error_msg, &failed);
 	if (failed) {
 		case_free(&copy);
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");

@@ -15,6 +15,9 @@ struct lava_case {
 	bool has_measurement;
 	double measurement;
 	char *units;          /* NULL when none */
+	char *error_type;     /* LAVA's classification of a failed job: Infrastructure, Job, Test, ...;
+			       * NULL when none */
+	char *error_msg;
 	double logged;        /* unix seconds; 0 = unknown */
 };
 

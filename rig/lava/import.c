@@ -231,12 +231,60 @@ static int import_cycles(struct results_db *db, int64_t run_id, const struct lav
 	return 0;
 }
 
+/* LAVA's failed `job` case when the failure is the kernel's or the test's (a kernel that panics
+ * or never reaches its prompt: Job, Test, LAVATimeout), not the lab's (Infrastructure,
+ * Configuration, Bug, Canceled); NULL otherwise. */
+static const struct lava_case *kernel_failure(const struct lava_cases *cases)
+{
+	static const char *const theirs[] = { "Job", "Test", "LAVATimeout" };
+
+	for (size_t i = 0; i < cases->n; i++) {
+		const struct lava_case *c = &cases->v[i];
+
+		if (strcmp(c->suite, "lava") || strcmp(c->name, "job") || !strcmp(c->result, "pass") ||
+		    !c->error_type)
+			continue;
+		for (size_t k = 0; k < sizeof(theirs) / sizeof(theirs[0]); k++)
+			if (!strcmp(c->error_type, theirs[k]))
+				return c;
+	}
+	return NULL;
+}
+
+/* A job that failed before its first cycle because of the kernel is a failed boot, cycle 0: the
+ * board did not come up for the plan, which is a verdict on the kernel, not on the lab. */
+static int import_boot_failure(struct results_db *db, int64_t run_id, const struct run_facts *f,
+			       const struct lava_case *job, struct rig_err *err)
+{
+	struct results_cycle_info ci = {
+		.idx = 0, .step_kind = "boot", .knob_freeze_filesystems = f->freeze,
+		.knob_sync_on_suspend = f->sync, .kernel_version = f->kernel[0] ? f->kernel : NULL,
+		.console_from = -1, .started_at = f->started_at,
+	};
+	struct results_cycle *cyc = results_cycle_begin(run_id, &ci, err);
+	char detail[512];
+	int rc;
+
+	if (!cyc)
+		return -1;
+	snprintf(detail, sizeof(detail), "LAVA %s error: %s", job->error_type,
+		 job->error_msg ? job->error_msg : "?");
+	rc = results_cycle_add_verdict(cyc, "boot", NULL, RESULTS_VERDICT_FAIL, NULL, detail, err);
+	if (!rc) {
+		results_cycle_end(cyc, RESULTS_CYCLE_FAIL, job->logged, -1);
+		rc = results_cycle_commit(db, cyc, NULL, err);
+	}
+	results_cycle_free(cyc);
+	return rc;
+}
+
 int lava_import(struct results_db *db, const struct lava_cases *cases,
 		const struct lava_import_info *info, int64_t *run_id, int *exit_code,
 		struct rig_err *err)
 {
 	struct run_facts f;
 	struct results_run_info ri = {0};
+	const struct lava_case *job;
 	int n_cycles = 0, failed = 0;
 	enum results_run_status status;
 
@@ -263,6 +311,11 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 		if (results_run_end(db, *run_id, RESULTS_RUN_INFRA, RIG_EXIT_INFRA, &ignored))
 			fprintf(stderr, "rig: %s\n", ignored.msg);
 		return -1;
+	}
+	if (!n_cycles && (job = kernel_failure(cases))) {
+		if (import_boot_failure(db, *run_id, &f, job, err))
+			return -1;
+		n_cycles = failed = 1;
 	}
 	status = !n_cycles ? RESULTS_RUN_INFRA : failed ? RESULTS_RUN_FAIL : RESULTS_RUN_PASS;
 	*exit_code = !n_cycles ? RIG_EXIT_INFRA : failed ? RIG_EXIT_FAIL : RIG_EXIT_PASS;

@@ -23,7 +23,10 @@ struct lava_import_info {
 };
 
 /* Store cases as one run. *exit_code: 0 all passed, 1 a verdict failed or a cycle hung, 3 the
- * job produced no cycle at all (it never got to run the plan). */
+ * job produced no cycle at all (it never got to run the plan) and LAVA blamed the lab. A job that
+ * LAVA failed before its first cycle for the kernel's or the test's sake (error_type Job, Test,
+ * LAVATimeout: a kernel that panics or never reaches its prompt) is a failed "boot" verdict in
+ * cycle 0, exit 1. */
 int lava_import(struct results_db *db, const struct lava_cases *cases,
 		const struct lava_import_info *info, int64_t *run_id, int *exit_code,
 		struct rig_err *err);

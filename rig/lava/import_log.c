@@ -50,6 +50,8 @@ static int add_result(yaml_document_t *doc, yaml_node_t *entry, struct lava_case
 		.name = (char *)scalar(map_get(doc, msg, "case")),
 		.result = (char *)scalar(map_get(doc, msg, "result")),
 		.units = (char *)scalar(map_get(doc, msg, "units")),
+		.error_type = (char *)scalar(map_get(doc, msg, "error_type")),
+		.error_msg = (char *)scalar(map_get(doc, msg, "error_msg")),
 		.logged = lava_parse_time(scalar(map_get(doc, entry, "dt"))),
 	};
 

@@ -8,18 +8,21 @@
 #include "lava/cases.h"
 #include "util/number.h"
 
-/* Older servers give the suite as an id and keep its name only in the case's YAML metadata
- * ("definition: 1_cycle-000-suspend"). */
-static char *suite_from_metadata(const char *metadata)
+/* A top-level "key: value" line of the case's YAML metadata. Older servers give the suite as an
+ * id and keep its name only there ("definition: 1_cycle-000-suspend"); a failed job's case
+ * keeps LAVA's error there ("error_type: Job"). */
+static char *from_metadata(const char *metadata, const char *key)
 {
-	const char *p = metadata ? strstr(metadata, "definition: ") : NULL;
-	size_t n;
+	size_t klen = strlen(key);
+	const char *p = metadata;
 
-	if (!p || (p != metadata && p[-1] != '\n'))
-		return NULL;
-	p += strlen("definition: ");
-	n = strcspn(p, "\r\n");
-	return strndup(p, n);
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == ':' && p[klen + 1] == ' ')
+			return strndup(p + klen + 2, strcspn(p + klen + 2, "\r\n"));
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
 }
 
 /* The suite as a name, an object, or (v0.2) an id looked up in suite_names ({"12": "0_rig-setup"}). */
@@ -54,7 +57,8 @@ int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, jso
 			     struct lava_cases *cases, struct rig_err *err)
 {
 	json_t *units = json_object_get(item, "units");
-	char *from_meta = NULL;
+	char *from_meta = NULL, *error_type, *error_msg;
+	const char *metadata = json_string_value(json_object_get(item, "metadata"));
 	struct lava_case c = {0};
 	int rc;
 
@@ -69,7 +73,7 @@ int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, jso
 	c.has_measurement = measurement_of(json_object_get(item, "measurement"), &c.measurement);
 	c.logged = lava_parse_time(json_string_value(json_object_get(item, "logged")));
 	if (!c.suite) {
-		from_meta = suite_from_metadata(json_string_value(json_object_get(item, "metadata")));
+		from_meta = from_metadata(metadata, "definition");
 		c.suite = from_meta;
 	}
 	if (!c.name || !c.suite) {
@@ -77,8 +81,12 @@ int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, jso
 		return rig_err_set(err, RIG_EXIT_USAGE, "%s: results[%zu]: no %s", origin, index,
 				   c.name ? "suite" : "name");
 	}
+	c.error_type = error_type = from_metadata(metadata, "error_type");
+	c.error_msg = error_msg = from_metadata(metadata, "error_msg");
 	rc = lava_cases_add(cases, &c, err);
 	free(from_meta);
+	free(error_type);
+	free(error_msg);
 	return rc;
 }
 

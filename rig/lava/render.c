@@ -140,18 +140,53 @@ static int emit_command(struct renderer *r, const char *name, unsigned minutes, 
 	return rc;
 }
 
-static int params_text(struct text *t, const struct param *params, size_t n, struct rig_err *err)
+/* NAME='value' (shell single quotes: the value is the board's or the plan's text). */
+static int shell_assignment(struct text *t, const struct param *p, struct rig_err *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (text_printf(t, err, "  %s: ", params[i].name) ||
-		    text_yaml_quote(t, params[i].value, err) || text_puts(t, "\n", err))
+	if (text_printf(t, err, "%s='", p->name))
+		return -1;
+	for (const char *c = p->value; *c; c++)
+		if (*c == '\'' ? text_puts(t, "'\\''", err) : text_append(t, c, 1, err))
 			return -1;
-	}
-	return text_puts(t, "", err);
+	return text_puts(t, "'", err);
 }
 
-/* The definition without its own top-level params: block: LAVA 2023.01 takes no job-level
- * parameters for inline definitions, so the action's values replace the file's defaults. */
+/* The values as the first run steps, one shell assignment each, YAML-quoted. */
+static int params_steps(struct text *t, const struct param *params, size_t n, struct rig_err *err)
+{
+	if (text_puts(t, "", err))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct text step = {0};
+		int rc = shell_assignment(&step, &params[i], err) || text_puts(t, "    - ", err) ||
+			 text_yaml_quote(t, step.s, err) || text_puts(t, "\n", err);
+
+		text_free(&step);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* body with steps inserted at the head of its run: steps: list. */
+static int insert_steps(const char *body, const char *steps, struct text *t, const char *file,
+			struct rig_err *err)
+{
+	static const char anchor[] = "\nrun:\n  steps:\n";
+	const char *at = strstr(body, anchor);
+
+	if (!at)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: no \"run:\" / \"  steps:\" to give the "
+				   "parameters to", file);
+	at += strlen(anchor);
+	return text_append(t, body, (size_t)(at - body), err) || text_puts(t, steps, err) ||
+	       text_puts(t, at, err) ? -1 : 0;
+}
+
+/* The definition without its own top-level params: block. lava-server 2023.01 refuses any key
+ * but metadata, install, run and parse in an inline definition ("extra keys not allowed @
+ * ...['repository']['params']"; lava-run alone takes it), and lava-schema refuses `parameters`
+ * beside an inline one: the action's values become the first run steps instead. */
 static int strip_params(const char *body, struct text *t, struct rig_err *err)
 {
 	int in_params = 0;
@@ -177,15 +212,17 @@ static int strip_params(const char *body, struct text *t, struct rig_err *err)
 static int emit_test(struct renderer *r, const char *suite, const char *file,
 		     const struct param *params, size_t n, unsigned minutes, struct rig_err *err)
 {
-	struct text ptext = {0}, def = {0}, stripped = {0};
+	struct text ptext = {0}, def = {0}, stripped = {0}, withsteps = {0};
 	char path[4096], min[16], *body = NULL, *qsuite = NULL, *qpath = NULL;
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/test-definitions/%s", r->opts->jobs_dir, file);
 	snprintf(min, sizeof(min), "%u", minutes);
 	if (text_read_file(path, &body, err) || strip_params(body, &stripped, err) ||
-	    text_puts(&stripped, "params:\n", err) || params_text(&ptext, params, n, err) ||
-	    text_puts(&stripped, ptext.s, err) || text_indent(&def, stripped.s, 8, err))
+	    params_steps(&ptext, params, n, err) ||
+	    text_puts(&withsteps, "", err) ||
+	    insert_steps(stripped.s, ptext.s, &withsteps, path, err) ||
+	    text_indent(&def, withsteps.s, 8, err))
 		goto out;
 	if (def.len && def.s[def.len - 1] == '\n')
 		def.s[--def.len] = '\0';
@@ -208,6 +245,7 @@ out:
 	free(qpath);
 	text_free(&ptext);
 	text_free(&stripped);
+	text_free(&withsteps);
 	text_free(&def);
 	return rc;
 }

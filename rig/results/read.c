@@ -58,10 +58,11 @@ static int each_row(struct results_db *db, sqlite3_stmt *st, const char *what,
 
 /* ---- runs and nights ------------------------------------------------------------------- */
 
+/* %s: runs.lava_server, which a schema 1 database (a reader does not migrate) lacks. */
 static const char runs_sql[] =
 	"SELECT r.id, r.board, r.night, r.kernel_version, r.kernel_sha, r.plan, r.status,"
 	" r.console_log, r.host, r.knob_freeze_filesystems, r.knob_sync_on_suspend, r.started_at,"
-	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0)"
+	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0), r.source, r.lava_job_id, %s"
 	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed"
 	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
 	" ORDER BY r.board, r.started_at, r.id";
@@ -76,6 +77,7 @@ static int run_row(sqlite3_stmt *st, const struct visit *v)
 		.knob_freeze_filesystems = knob(st, 9), .knob_sync_on_suspend = knob(st, 10),
 		.started_at = sqlite3_column_double(st, 11), .ended_at = real(st, 12),
 		.n_cycles = sqlite3_column_int(st, 13), .n_cycles_failed = sqlite3_column_int(st, 14),
+		.source = text(st, 15), .lava_job_id = text(st, 16), .lava_server = text(st, 17),
 	};
 
 	return v->run(v->ctx, &r);
@@ -84,9 +86,14 @@ static int run_row(sqlite3_stmt *st, const struct visit *v)
 int results_each_run(struct results_db *db, results_run_fn fn, void *ctx, struct rig_err *err)
 {
 	struct visit v = { .run = fn, .ctx = ctx };
+	char sql[sizeof(runs_sql) + 16];
 	sqlite3_stmt *st;
+	int version;
 
-	if (results_db_prepare(db, runs_sql, &st, err))
+	if (results_schema_version(db, &version, err))
+		return -1;
+	snprintf(sql, sizeof(sql), runs_sql, version >= 2 ? "r.lava_server" : "NULL");
+	if (results_db_prepare(db, sql, &st, err))
 		return -1;
 	return each_row(db, st, "read runs", run_row, &v, err);
 }

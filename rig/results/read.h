@@ -27,6 +27,9 @@ struct results_run_row {
 	int knob_freeze_filesystems, knob_sync_on_suspend;
 	double started_at, ended_at;
 	int n_cycles, n_cycles_failed;   /* cycles, and those whose status is not pass */
+	const char *source;              /* "rig" or "lava" */
+	const char *lava_job_id;         /* NULL unless from LAVA */
+	const char *lava_server;         /* NULL: from a file (or a schema 1 database) */
 };
 
 /* Non-zero from a callback stops the walk and is returned (with err untouched). */

@@ -45,12 +45,13 @@ def suites_of(job):
 
 
 def cases_of(job):
-    """The cases as the v0.2 API gives them: a suite id is resolved only through /suites/."""
+    """The cases as the v0.2 API gives them, but for the suite's name in the metadata: a suite id
+    is resolved only through /suites/."""
     out = []
     for case in job["tests"]["results"]:
         c = dict(case)
-        if isinstance(c["suite"], int):
-            c.pop("metadata", None)
+        if isinstance(c["suite"], int) and c.get("metadata"):
+            c["metadata"] = re.sub(r"^definition: .*\n?", "", c["metadata"], flags=re.M)
         out.append(c)
     return out
 

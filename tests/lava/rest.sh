@@ -13,7 +13,7 @@ RIG=${RIG:-$top/out/bin/rig}
 [ -x "$RIG" ] || { echo "rest.sh: $RIG missing (make rig, or RIG=...)"; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/rig-lava-rest.XXXXXX")
 server_pid=
-cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -30,7 +30,7 @@ boot_failed = {"results": [
      "metadata": "case: board.qemu\ndefinition: 1_rig-setup-000\nresult: pass\n",
      "logged": "2026-12-03T02:00:00Z"},
     {"id": 2, "name": "job", "result": "fail", "suite": 51, "unit": "", "measurement": None,
-     "metadata": "case: job\ndefinition: lava\nerror_type: Job\nresult: fail\n",
+     "metadata": "case: job\ndefinition: lava\nerror_msg: 'auto-login-action: kernel panic'\nerror_type: Job\nresult: fail\n",
      "logged": "2026-12-03T02:05:00Z"}]}
 json.dump({"7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
                  "tests": tests},
@@ -75,22 +75,23 @@ else
 fi
 
 # 3. --since: every finished job, the list itself one job per page, twice: stored once; the job
-#    whose kernel never booted is stored (as infra: no cycle ran), not dropped
+#    whose kernel never booted is stored as a failed boot, not dropped
 start_server --page-size 1
 db=$work/since.db
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
 first=$rc
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
-if [ "$first" = 3 ] && [ "$rc" = 3 ] && grep -q '2 jobs finished since 2026-12-01T00:00:00 on qemu-rig (2 pages)' "$work/out" &&
+if [ "$first" = 1 ] && [ "$rc" = 1 ] && grep -q '2 jobs finished since 2026-12-01T00:00:00 on qemu-rig (2 pages)' "$work/out" &&
    [ "$(grep -c 'already stored' "$work/out")" = 2 ] &&
-   [ "$(sql "$db" "SELECT status || ' ' || exit_code FROM runs WHERE lava_job_id = '8'")" = "infra 3" ] &&
+   [ "$(sql "$db" "SELECT status || ' ' || exit_code FROM runs WHERE lava_job_id = '8'")" = "fail 1" ] &&
+   [ "$(sql "$db" "SELECT c.step_kind || ' ' || v.name || ' ' || v.result || ' ' || v.detail FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '8'")" = "boot boot fail LAVA Job error: 'auto-login-action: kernel panic'" ] &&
    [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 2 ]; then
-    pass "--since: 2 jobs over 2 pages, twice, stored once each; the boot failure stored as infra (exit $rc)"
+    pass "--since: 2 jobs over 2 pages, twice, stored once each; the kernel that did not boot stored as a failed boot verdict (exit $rc)"
 else
     cat "$work/out" "$work/err"; fail "--since (exit $first, $rc)"
 fi
 rig lava import --db "$db" --server "$URL" --since 2026-12-03T02:00
-if [ "$rc" = 3 ] && grep -q '1 jobs finished since 2026-12-03T02:00' "$work/out"; then
+if [ "$rc" = 1 ] && grep -q '1 jobs finished since 2026-12-03T02:00' "$work/out"; then
     pass "--since with a time: only the later job"
 else
     cat "$work/out" "$work/err"; fail "--since with a time (exit $rc)"
@@ -140,6 +141,31 @@ if [ "$rc" = 2 ] && grep -q 'readable by others' "$work/err"; then
     pass "a token file readable by others is refused"
 else
     cat "$work/out" "$work/err"; fail "token file mode (exit $rc)"
+fi
+
+# 7. the nightly script: submit, follow, import, import --since, dashboard with the job's link
+printf 'secret\n' >"$work/token"; chmod 600 "$work/token"
+cat >"$work/nightly.conf" <<EOF
+RIG=$RIG
+RIG_LAVA_SERVER=$URL
+RIG_LAVA_TOKEN_FILE=$work/token
+BOARDS="qemu"
+PLANS="smoke"
+DB=$work/nightly.db
+DASHBOARD=$work/dashboard
+SINCE_DAYS=100000
+EOF
+set +e
+bash jobs/nightly/nightly.sh "$work/nightly.conf" >"$work/out" 2>"$work/err"
+rc=$?
+set -e
+job=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/out")
+if [ "$rc" = 1 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
+   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 3 ] &&
+   grep -q "href=\"$URL/scheduler/job/$job\">LAVA job $job</a>" "$work/dashboard/index.html"; then
+    pass "nightly.sh: job $job submitted, followed, imported; jobs 7 and 8 by --since; dashboard links job $job (exit $rc)"
+else
+    cat "$work/out" "$work/err"; fail "nightly.sh (exit $rc)"
 fi
 
 [ "$failures" = 0 ] && echo "tests/lava/rest.sh: all passed" || echo "tests/lava/rest.sh: $failures failed"

@@ -251,6 +251,29 @@ static void test_no_cycle_is_infra(void **state)
 	assert_query(f->db, "SELECT status FROM runs", "infra");
 }
 
+/* The kernel panicked before the first cycle (LAVA: error_type Job): a failed boot, not the lab's
+ * failure; the Infrastructure case above stays infra. */
+static void test_kernel_that_never_boots_is_a_failure(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	FILE *log;
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+
+	snprintf(path, sizeof(path), "%s/bad.log", f->dir);
+	log = fopen(path, "w");
+	assert_non_null(log);
+	fputs("- {\"dt\": \"2026-12-03T02:00:00\", \"lvl\": \"results\", \"msg\": {\"case\": \"job\", "
+	      "\"definition\": \"lava\", \"result\": \"fail\", \"error_type\": \"Job\", "
+	      "\"error_msg\": \"auto-login-action kernel 'panic'\"}}\n", log);
+	fclose(log);
+	assert_int_equal(run_lava(f, args, 8), 1);
+	assert_query(f->db, "SELECT status || ' ' || exit_code FROM runs", "fail 1");
+	assert_query(f->db, "SELECT idx || ' ' || step_kind || ' ' || status FROM cycles", "0 boot fail");
+	assert_query(f->db, "SELECT name || ' ' || result || ' ' || detail FROM verdicts",
+		     "boot fail LAVA Job error: auto-login-action kernel 'panic'");
+}
+
 static void test_usage_errors(void **state)
 {
 	struct fixture *f = *state;
@@ -397,6 +420,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_board_required_without_setup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_log_line_names_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cycle_is_infra, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_that_never_boots_is_a_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 		cmocka_unit_test(test_cycle_of_suite),
 		cmocka_unit_test(test_log_measurements_parsed),

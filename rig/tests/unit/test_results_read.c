@@ -128,6 +128,9 @@ static int see_run(void *ctx, const struct results_run_row *r)
 		assert_string_equal(r->plan, "smoke");
 		assert_string_equal(r->kernel_version, "7.3.4");
 		assert_null(r->kernel_sha);
+		assert_string_equal(r->source, "rig");
+		assert_null(r->lava_job_id);
+		assert_null(r->lava_server);
 	}
 	s->n++;
 	return 0;
