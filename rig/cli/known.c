@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/context.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "results/read.h"
 #include "util/err.h"
 #include "util/number.h"

@@ -13,7 +13,7 @@
 #include "cli/context.h"
 #include "config/plan.h"
 #include "engine/engine.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "engine/lock.h"
 #include "results/db.h"
 #include "util/number.h"

@@ -37,11 +37,11 @@ void session_say(struct session *s, const char *fmt, ...)
 
 static int push_event(struct session *s, const struct kevent *ev)
 {
-	struct session_event *e;
+	struct judge_event *e;
 
 	if (s->n_events == s->cap_events) {
 		size_t cap = s->cap_events ? s->cap_events * 2 : 64;
-		struct session_event *grown = realloc(s->events, cap * sizeof(*grown));
+		struct judge_event *grown = realloc(s->events, cap * sizeof(*grown));
 
 		if (!grown)
 			return -1;
@@ -259,9 +259,9 @@ void session_watch(struct session *s, const char *substring)
 	s->watch_hit_at = 0;
 }
 
-struct session_event *session_events_drain(struct session *s, size_t *n)
+struct judge_event *session_events_drain(struct session *s, size_t *n)
 {
-	struct session_event *events = s->events;
+	struct judge_event *events = s->events;
 
 	*n = s->n_events;
 	s->events = NULL;
@@ -269,7 +269,7 @@ struct session_event *session_events_drain(struct session *s, size_t *n)
 	return events;
 }
 
-void session_events_free(struct session_event *events, size_t n)
+void session_events_free(struct judge_event *events, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(events[i].text);

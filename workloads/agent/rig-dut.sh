@@ -1,7 +1,9 @@
 #!/bin/sh
 # rig-dut — the board side of the rig's cycles (POSIX sh; busybox ash on the QEMU board).
 # The rig calls it through the agent; every report is one line of key=value pairs so the host
-# parses it without guessing. Usage: rig-dut COMMAND [ARGS]; `rig-dut help` lists commands.
+# parses it without guessing. It collects evidence only: every verdict is the rig's (rig/judge/),
+# whether it reads these lines through the agent (rig run) or from a LAVA log (rig lava import).
+# Usage: rig-dut COMMAND [ARGS]; `rig-dut help` lists commands.
 #
 # Filesystems come from /etc/rig/layout.sh (RIG_FILESYSTEMS: name type device mountpoint).
 set -u
@@ -57,15 +59,32 @@ cmd_trace_setup() {
     echo "trace=on clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACE/trace_clock") events=$(ls "$TRACE/events/rig" | grep -cv -e enable -e filter)"
 }
 
-# Print the trace since the last call as "event t_ns [dev]" lines, then clear it.
+# Print the trace since the last call as "event t_ns [dev]" lines, then clear it (stall-ops
+# reads the same lines back from $STATE/trace.last).
 cmd_trace_read() {
     awk '/ rig\/|: (fs_|freeze_super|thaw_super)/ {
             for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); ev = $(i + 1); sub(":", "", ev) }
             dev = ""; if (match($0, /dev="[^"]*"/)) dev = substr($0, RSTART + 5, RLENGTH - 6)
             split(t, p, "."); ns = p[1] * 1000000000 + substr(p[2] "000000000", 1, 9)
             printf "%s %.0f %s\n", ev, ns, dev
-        }' "$TRACE/trace"
+        }' "$TRACE/trace" | tee "$STATE/trace.last"
     echo >"$TRACE/trace"
+}
+
+# stall-ops — every writer's telemetry around the kernel's last freeze of filesystems (from the
+# first fs_freeze to the last fs_thaw_done of the trace trace-read printed): a "tel" header and
+# the operations overlapping that time, for the rig to judge against each filesystem's own
+# frozen window. Lines: window from_ns=A to_ns=B, then writer=ID tel ... / writer=ID op ...
+cmd_stall_ops() {
+    set -- $(awk '$1 == "fs_freeze" && !f { f = $2 } $1 == "fs_thaw_done" { t = $2 }
+                  { last = $2 } END { if (f) print f, (t ? t : last) }' "$STATE/trace.last" 2>/dev/null)
+    [ $# -eq 2 ] || { echo "window none"; return 0; }
+    echo "window from_ns=$1 to_ns=$2"
+    for tel in "$STATE"/tel/*.tel; do
+        [ -f "$tel" ] || continue
+        id=${tel##*/}; id=${id%.tel}
+        stall-report --dump --freeze-ns "$1" --thaw-ns "$2" "$tel" 2>&1 | sed "s/^/writer=$id /"
+    done
 }
 
 # fio_loop NAME MNT — fio's rand-write job run after run on filesystem NAME. Each run is one pass
@@ -222,26 +241,6 @@ cmd_stop_workloads() {
     echo "stopped=1"
 }
 
-# stall NAME:FREEZE_NS:THAW_NS... — per writer on filesystem NAME, what its telemetry says about
-# that filesystem's own frozen window (the kernel freezes and thaws them one by one).
-cmd_stall() {
-    for spec in "$@"; do
-        name=${spec%%:*} rest=${spec#*:}
-        freeze=${rest%%:*} thaw=${rest#*:}
-        for tel in "$STATE"/tel/"$name"-*.tel; do
-            [ -f "$tel" ] || continue
-            id=${tel##*/}; id=${id%.tel}
-            line=$(stall-report --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 | tr '\n' ' ')
-            echo "writer=$id $line"
-            case $line in          # evidence for a failure: the slow or failed operations
-                *"wrote_while_frozen=0"*) ;;
-                *) stall-report --list --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 |
-                       tail -n 12 | sed "s/^/op $id /" ;;
-            esac
-        done
-    done
-}
-
 # suspend MODE WAKE SECONDS — deep|s2idle|shallow; wake rtc (rtcwake) or external (qmp/button:
 # the host wakes the board). Returns after resume with the kernel's result.
 # Milliseconds since boot (busybox date has no %N).
@@ -309,16 +308,15 @@ cmd_fsfreeze() {
     esac
 }
 
-# verify NAME=ACKED... — after a reboot: every writer file against its last acknowledged sequence
-# number (from the console), then the filesystems' own checkers.
+# verify — after a reboot: every journal file scanned (valid prefix, torn, corrupt, holes and the
+# writer id its records carry). The rig judges no-loss against the acknowledgements it saw.
+# Lines: journal=NAME/MODE <journal-verify's line>.
 cmd_verify() {
-    for arg in "$@"; do
-        id=${arg%%=*} acked=${arg#*=}
-        name=${id%-*} mode=mmap
-        case ${id##*-} in w*) mode=write ;; esac
-        mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
-        [ -n "$mnt" ] || { echo "writer=$id error=unknown-filesystem"; continue; }
-        echo "writer=$id $(journal-verify --id "$id" --acked "$acked" "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
+    fs_lines | while read -r name type dev mnt; do
+        for mode in mmap write; do
+            [ -f "$mnt/journal-$mode.dat" ] || continue
+            echo "journal=$name/$mode $(journal-verify "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
+        done
     done
 }
 
@@ -354,12 +352,12 @@ case ${1:-help} in
     fio-checkpoint) cmd_fio_checkpoint ;;
     fio-verify) shift; cmd_fio_verify "$@" ;;
     alive) cmd_alive ;;
-    stall) shift; cmd_stall "$@" ;;
+    stall-ops) cmd_stall_ops ;;
     suspend) shift; cmd_suspend "$@" ;;
     hibernate) cmd_hibernate ;;
     pm-test) shift; cmd_pm_test "$@" ;;
     fsfreeze) shift; cmd_fsfreeze "$@" ;;
-    verify) shift; cmd_verify "$@" ;;
+    verify) cmd_verify ;;
     fsck) cmd_fsck ;;
     help|*) sed -n '2,6p' "$0"; grep -o '^    [a-z-]*)' "$0" | tr -d ' )' | tr '\n' ' '; echo ;;
 esac

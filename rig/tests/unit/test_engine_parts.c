@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/acks.h"
+#include "judge/acks.h"
 #include "engine/hang.h"
 #include "util/kv.h"
 

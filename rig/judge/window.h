@@ -1,8 +1,8 @@
 /* The kernel's freeze and thaw of filesystems as the rig's kprobes saw them (rig-dut
  * trace-setup), read back by the agent (trace-read) or from a SysRq-z trace dump on the console
  * after a hang; and the order verdict's judgement of it. Pure logic: no board, no I/O. */
-#ifndef RIG_ENGINE_TRACE_WINDOW_H
-#define RIG_ENGINE_TRACE_WINDOW_H
+#ifndef RIG_JUDGE_WINDOW_H
+#define RIG_JUDGE_WINDOW_H
 
 #include <stdbool.h>
 #include <stddef.h>

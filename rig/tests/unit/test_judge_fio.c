@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/fio_check.h"
+#include "judge/fio.h"
 
 #define STATE "AwAAAAAAAACoAAAAAAAAAJGU4+QAAAAAAQAAAAAAAAABAAAAAQAAAJcFAAAAAAAAAAAAAAAAAAAA"
 

@@ -1,8 +1,9 @@
 /* Known issues (known-issues/known-issues.yaml, documented in known-issues/README.md): kernel
- * faults a lab has acknowledged. A failed verdict whose every failure message matches an active
- * entry is shown as "known" with the entry's id; its raw result stays "fail". */
-#ifndef RIG_ENGINE_KNOWN_H
-#define RIG_ENGINE_KNOWN_H
+ * faults a lab has acknowledged, loaded and checked. The judge applies them (judge/known.h): a
+ * failed verdict whose every failure message matches an active entry is shown as "known" with
+ * the entry's id; its raw result stays "fail". */
+#ifndef RIG_CONFIG_KNOWN_H
+#define RIG_CONFIG_KNOWN_H
 
 #include <regex.h>
 #include <stdbool.h>
@@ -38,19 +39,8 @@ void known_free(struct known_issues *k);
 
 /* Compare kernel versions numerically by their dotted numeric prefix ("7.3.4-rig" -> 7.3.4). */
 int known_version_cmp(const char *a, const char *b);
-
-/* The first entry that explains one failure message of a verdict, or NULL. kernel_version may
- * be NULL (matches only entries without bounds); knob -1 = unknown (matches only knob -1). */
-const struct known_issue *known_match(const struct known_issues *k, const char *verdict,
-				      const char *filesystem, const char *kernel_version, int knob,
-				      const char *message);
-
-/* 1 when EVERY message is explained by some entry (a fresh failure among known ones keeps the
- * verdict a failure); *id_out (if non-NULL) is then the id of the entry matching the first
- * message. 0 when any message is unexplained, when n == 0 or when k is NULL. */
-int known_classify(const struct known_issues *k, const char *verdict, const char *filesystem,
-		   const char *kernel_version, int knob, const char *const *messages, size_t n,
-		   const char **id_out);
+/* Whether text starts with a dotted number a bound can be compared with. */
+bool known_has_version(const char *text);
 
 /* The entry with that id, or NULL. */
 const struct known_issue *known_find(const struct known_issues *k, const char *id);

@@ -1,4 +1,4 @@
-#include "engine/acks.h"
+#include "judge/acks.h"
 
 #include "lib/ack.h"
 

@@ -3,8 +3,8 @@
  * to /dev/kmsg (format and parser: workloads/lib/ack.h, the only one), so the console holds the
  * last acknowledged record of every writer even when the board never comes back. This table
  * keeps the highest per writer. */
-#ifndef RIG_ENGINE_ACKS_H
-#define RIG_ENGINE_ACKS_H
+#ifndef RIG_JUDGE_ACKS_H
+#define RIG_JUDGE_ACKS_H
 
 #include <stddef.h>
 #include <stdint.h>

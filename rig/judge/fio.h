@@ -3,8 +3,8 @@
  * rig stops fio (rig-dut fio-checkpoint) and keeps each state, which leaves the board in the
  * reply. After the reboot a verify-only pass replays that state (rig-dut fio-verify), and every
  * block fio had completed must read back intact. Pure logic: no board, no I/O. */
-#ifndef RIG_ENGINE_FIO_CHECK_H
-#define RIG_ENGINE_FIO_CHECK_H
+#ifndef RIG_JUDGE_FIO_H
+#define RIG_JUDGE_FIO_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "engine/trace_window.h"
+#include "judge/window.h"
 
 struct ev {
 	const char *name, *dev;

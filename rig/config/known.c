@@ -1,6 +1,6 @@
-/* The known-issues file (known-issues/README.md): decoded with the config schema code so every
- * error names file:line, then matched against the failure messages of a verdict. */
-#include "engine/known.h"
+/* The known-issues file (known-issues/README.md), decoded with the config schema code so every
+ * error names file:line. Matching a verdict against it is the judge's (judge/known.c). */
+#include "config/known.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ static bool is_bare_version(const char *text)
 	return *parse_version(text, parts, &n) == '\0' && n > 0;
 }
 
-static bool has_version(const char *text)
+bool known_has_version(const char *text)
 {
 	unsigned long parts[VERSION_PARTS];
 	size_t n;
@@ -280,74 +280,6 @@ void known_free(struct known_issues *k)
 	yschema_release(&file_schema, k);
 	free(k->path);
 	free(k);
-}
-
-/* ---- matching --------------------------------------------------------------------------- */
-
-static bool same_or_any(const char *wanted, const char *actual)
-{
-	return !wanted || (actual && strcmp(wanted, actual) == 0);
-}
-
-/* A bounded entry needs a kernel version to compare: an unknown one ("" or NULL) never fits. */
-static bool kernel_in_range(const struct known_issue *issue, const char *version)
-{
-	if (!issue->min_kernel && !issue->max_kernel)
-		return true;
-	if (!version || !has_version(version))
-		return false;
-	if (issue->min_kernel && known_version_cmp(version, issue->min_kernel) < 0)
-		return false;
-	return !issue->max_kernel || known_version_cmp(version, issue->max_kernel) <= 0;
-}
-
-static bool entry_explains(const struct known_issue *issue, const char *verdict,
-			   const char *filesystem, const char *kernel_version, int knob,
-			   const char *message)
-{
-	if (!same_or_any(issue->verdict, verdict) || !same_or_any(issue->filesystem, filesystem))
-		return false;
-	if (!kernel_in_range(issue, kernel_version))
-		return false;
-	if (issue->knob != -1 && issue->knob != knob)
-		return false;
-	if (!issue->has_re)
-		return true;
-	return message && regexec(&issue->re, message, 0, NULL, 0) == 0;
-}
-
-const struct known_issue *known_match(const struct known_issues *k, const char *verdict,
-				      const char *filesystem, const char *kernel_version, int knob,
-				      const char *message)
-{
-	if (!k)
-		return NULL;
-	for (size_t i = 0; i < k->n; i++)
-		if (entry_explains(&k->items[i], verdict, filesystem, kernel_version, knob, message))
-			return &k->items[i];
-	return NULL;
-}
-
-int known_classify(const struct known_issues *k, const char *verdict, const char *filesystem,
-		   const char *kernel_version, int knob, const char *const *messages, size_t n,
-		   const char **id_out)
-{
-	const struct known_issue *first = NULL;
-
-	if (!k || n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct known_issue *issue =
-			known_match(k, verdict, filesystem, kernel_version, knob, messages[i]);
-
-		if (!issue)
-			return 0;
-		if (!first)
-			first = issue;
-	}
-	if (id_out)
-		*id_out = first->id;
-	return 1;
 }
 
 const struct known_issue *known_find(const struct known_issues *k, const char *id)

@@ -1,5 +1,5 @@
 /* fio's checkpointed verify state and the verdict on its verify-only pass. */
-#include "engine/fio_check.h"
+#include "judge/fio.h"
 
 #include <inttypes.h>
 #include <stdio.h>

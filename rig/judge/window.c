@@ -1,5 +1,5 @@
 /* The frozen window from the rig's kprobe events, and the order verdict on it. */
-#include "engine/trace_window.h"
+#include "judge/window.h"
 
 #include <stdio.h>
 #include <string.h>
