@@ -11,6 +11,7 @@ struct lava_args {
 	const char *board, *plan, *out_dir, *kernel, *initrd, *night, *jobs;
 	const char *db, *log, *rest, *job_id;
 	const char *server, *token_file, *job, *since, *device, *page_size, *timeout, *poll;
+	const char *known;
 	int help, no_wait, follow;
 };
 

@@ -21,9 +21,31 @@ void lava_cases_free(struct lava_cases *cases)
 {
 	for (size_t i = 0; i < cases->n; i++)
 		case_free(&cases->v[i]);
+	for (size_t i = 0; i < cases->n_console; i++)
+		free(cases->console[i].text);
 	free(cases->v);
-	cases->v = NULL;
-	cases->n = cases->cap = 0;
+	free(cases->console);
+	memset(cases, 0, sizeof(*cases));
+}
+
+int lava_console_add(struct lava_cases *cases, double logged, const char *text,
+		     struct rig_err *err)
+{
+	char *copy;
+
+	if (cases->n_console == cases->cap_console) {
+		size_t cap = cases->cap_console ? cases->cap_console * 2 : 256;
+		struct lava_console_line *v = realloc(cases->console, cap * sizeof(*v));
+
+		if (!v)
+			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		cases->console = v;
+		cases->cap_console = cap;
+	}
+	if (!(copy = strdup(text)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	cases->console[cases->n_console++] = (struct lava_console_line){ .logged = logged, .text = copy };
+	return 0;
 }
 
 static char *dup_or_null(const char *s, bool *failed)

@@ -21,18 +21,38 @@ struct lava_case {
 	double logged;        /* unix seconds; 0 = unknown */
 };
 
+/* One line of the board's console as LAVA logged it (lvl: target). */
+struct lava_console_line {
+	double logged;        /* unix seconds; 0 = unknown */
+	char *text;
+};
+
+/* A job as the rig reads it: its test cases and, from a dispatcher log, the board's console
+ * (where the test definitions' evidence records are: lava/evidence.h). */
 struct lava_cases {
 	struct lava_case *v;
 	size_t n, cap;
+	struct lava_console_line *console;
+	size_t n_console, cap_console;
 };
 
 void lava_cases_free(struct lava_cases *cases);
 /* Append a case; every string is copied (NULL allowed for units). */
 int lava_cases_add(struct lava_cases *cases, const struct lava_case *c, struct rig_err *err);
 
+/* Append one console line (copied). */
+int lava_console_add(struct lava_cases *cases, double logged, const char *text,
+		     struct rig_err *err);
+
 /* A dispatcher log (lava-run's output.yaml or a server's job log): one YAML mapping per line,
- * optionally as a list item; the lines with lvl: results carry the cases. */
+ * optionally as a list item; the lines with lvl: results carry the cases, those with lvl: target
+ * the board's console. */
 int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err);
+/* The same from a log's text (a server's /api/v0.2/jobs/<id>/logs/ answer: that is where a
+ * job's evidence is, its /tests/ hold no verdicts of the rig's own test definitions); origin
+ * names it in errors. */
+int lava_cases_from_log_text(const char *text, size_t len, const char *origin,
+			     struct lava_cases *cases, struct rig_err *err);
 /* A REST export of /api/v0.2/jobs/<id>/tests/: {"results": [...]} or the bare list. */
 int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_err *err);
 

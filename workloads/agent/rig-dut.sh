@@ -278,9 +278,10 @@ cmd_suspend() {
          "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)"
 }
 
-# hibernate — write the image and power off; the next boot restores it (or discards it with noresume).
+# hibernate [shutdown|reboot] — write the image and power off (reboot: QEMU restarts the guest in
+# place, as LAVA needs); the next boot restores it (or discards it with noresume).
 cmd_hibernate() {
-    echo shutdown >/sys/power/disk 2>/dev/null
+    echo "${1:-shutdown}" >/sys/power/disk 2>/dev/null
     echo "rig-dut: hibernate" >/dev/kmsg
     if echo disk >/sys/power/state; then rc=0; else rc=$?; fi
     echo "result=$rc restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)"
@@ -354,7 +355,7 @@ case ${1:-help} in
     alive) cmd_alive ;;
     stall-ops) cmd_stall_ops ;;
     suspend) shift; cmd_suspend "$@" ;;
-    hibernate) cmd_hibernate ;;
+    hibernate) shift; cmd_hibernate "$@" ;;
     pm-test) shift; cmd_pm_test "$@" ;;
     fsfreeze) shift; cmd_fsfreeze "$@" ;;
     verify) cmd_verify ;;

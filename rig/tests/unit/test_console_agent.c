@@ -77,7 +77,16 @@ static void test_base64(void **state)
 		assert_int_equal(base64_encoded_len(strlen(in[i])), strlen(out[i]));
 		base64_encode(in[i], strlen(in[i]), buf);
 		assert_string_equal(buf, out[i]);
+		/* and back, as the LAVA importer reads a recorded request */
+		char back[16];
+
+		assert_int_equal(base64_decode(out[i], back, sizeof(back)), (long)strlen(in[i]));
+		assert_string_equal(back, in[i]);
 	}
+	assert_int_equal(base64_decode("Zm9", buf, sizeof(buf)), -1);        /* cut short */
+	assert_int_equal(base64_decode("Zm=v", buf, sizeof(buf)), -1);       /* padding inside */
+	assert_int_equal(base64_decode("Zm9v!mFy", buf, sizeof(buf)), -1);
+	assert_int_equal(base64_decode("Zm9vYmFy", buf, 6), -1);             /* does not fit */
 }
 
 static void test_format_request(void **state)
