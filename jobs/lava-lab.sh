@@ -317,7 +317,7 @@ purge() {
     say "purged (the packages stay installed)"
 }
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
 
 case "${1:-}" in
     -h|--help|help) usage; exit 0 ;;
