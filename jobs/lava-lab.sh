@@ -17,8 +17,8 @@
 # Environment: LAVA_LAB_PORT (8000), LAVA_LAB_DIR (/var/lib/suspend-rig/lava-lab: token, pid
 # files, logs), LAVA_LAB_DISKS (/var/lib/lava/rig/qemu-rig: the board's sparse disks),
 # LAVA_LAB_NO_INSTALL=1 (fail instead of installing packages), RIG (out/bin/rig: the worker's
-# QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (600 s: how long a job's QEMU waits
-# for a board `rig run` holds; LAVA's boot timeout may end the job first).
+# QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (180 s: how long a job's QEMU waits
+# for a board `rig run` holds before the job is refused; keep it well under the 5 min boot timeout).
 # After `up`: $LAVA_LAB_DIR/rig.token holds the rig's token, $LAVA_LAB_DIR/env sets
 # RIG_LAVA_SERVER and RIG_LAVA_TOKEN_FILE, which `rig lava submit/import` read.
 set -euo pipefail
@@ -38,7 +38,7 @@ EVENT_PORT=${LAVA_LAB_EVENT_PORT:-5500}
 PUBLISHER_PORT=$((PORT + 1))
 SETTINGS_CHANGED=0
 RIG=${RIG:-$top/out/bin/rig}
-LOCK_WAIT=${LAVA_LAB_LOCK_WAIT:-600}
+LOCK_WAIT=${LAVA_LAB_LOCK_WAIT:-180}
 QEMU_LOCKED=/usr/local/lib/suspend-rig/qemu-rig-locked
 LOGS=/var/log/lava-server
 WORKER_TOKEN=

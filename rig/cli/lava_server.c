@@ -99,9 +99,15 @@ static int import_job(const struct lava_args *a, const struct lava_server *s, lo
 		return rig_err_set(err, RIG_EXIT_USAGE, "--server: URL too long");
 	rc = lava_rest_job_cases(s, id, page_size, &cases, &pages, err);
 	if (!rc) {
+		/* A job that died before its rig-setup reported no board: the one it was rendered
+		 * for names it, so the failure is stored, not dropped. */
+		struct lava_args with_board = *a;
+
+		if (!a->board && st.board[0])
+			with_board.board = st.board;
 		fprintf(out, "LAVA job %lld (%s, %s): %zu test cases in %zu pages\n", id, st.health,
 			st.device[0] ? st.device : "no device", cases.n, pages);
-		rc = lava_cli_store(a, &cases, job_id, s->url, origin, out, code, err);
+		rc = lava_cli_store(&with_board, &cases, job_id, s->url, origin, out, code, err);
 	}
 	lava_cases_free(&cases);
 	return rc;

@@ -83,6 +83,24 @@ static void copy_string(char *dst, size_t size, json_t *v)
 	snprintf(dst, size, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
+/* `  rig.board: "qemu"` in the definition `rig lava render` wrote (its metadata block). */
+static void board_of_definition(const char *def, char *buf, size_t size)
+{
+	static const char key[] = "\n  rig.board: ";
+	const char *p = def ? strstr(def, key) : NULL;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen(key);
+	n = strcspn(p, "\r\n");
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+		p++, n -= 2;
+	if (n < size && !memchr(p, '\\', n) && !memchr(p, '"', n))
+		snprintf(buf, size, "%.*s", (int)n, p);
+}
+
 int lava_rest_job_status(const struct lava_server *s, long long job_id,
 			 struct lava_job_status *st, struct rig_err *err)
 {
@@ -98,6 +116,8 @@ int lava_rest_job_status(const struct lava_server *s, long long job_id,
 	copy_string(st->health, sizeof(st->health), json_object_get(job, "health"));
 	copy_string(st->device, sizeof(st->device), json_object_get(job, "actual_device"));
 	copy_string(st->end_time, sizeof(st->end_time), json_object_get(job, "end_time"));
+	board_of_definition(json_string_value(json_object_get(job, "definition")), st->board,
+			    sizeof(st->board));
 	json_decref(job);
 	if (!st->state[0])
 		return rig_err_set(err, RIG_EXIT_INFRA, "LAVA %s%s: no job state", s->url, path);
