@@ -18,7 +18,8 @@
 # files, logs), LAVA_LAB_DISKS (/var/lib/lava/rig/qemu-rig: the board's sparse disks),
 # LAVA_LAB_NO_INSTALL=1 (fail instead of installing packages), RIG (out/bin/rig: the worker's
 # QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (180 s: how long a job's QEMU waits
-# for a board `rig run` holds before the job is refused; keep it well under the 5 min boot timeout).
+# for a board `rig run` holds before the job is refused; keep it well under the 5 min boot timeout),
+# LAVA_LAB_LOCK_DIR (the board locks' directory, as RIG_LOCK_DIR; default rig's own).
 # After `up`: $LAVA_LAB_DIR/rig.token holds the rig's token, $LAVA_LAB_DIR/env sets
 # RIG_LAVA_SERVER and RIG_LAVA_TOKEN_FILE, which `rig lava submit/import` read.
 set -euo pipefail
@@ -123,6 +124,7 @@ install_device() {
     printf '%s\n' '#!/bin/sh' \
         "# Written by suspend-rig jobs/lava-lab.sh: LAVA's qemu boot method runs this instead of" \
         "# qemu-system-x86_64 for device $DEVICE: the job's QEMU holds board qemu as rig run does." \
+        ${LAVA_LAB_LOCK_DIR:+"export RIG_LOCK_DIR='$LAVA_LAB_LOCK_DIR'"} \
         "exec $rig_abs lock --board qemu --wait $LOCK_WAIT -- qemu-system-x86_64 \"\$@\"" \
         >"$QEMU_LOCKED.tmp"
     chmod 755 "$QEMU_LOCKED.tmp"
@@ -317,7 +319,7 @@ purge() {
     say "purged (the packages stay installed)"
 }
 
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 
 case "${1:-}" in
     -h|--help|help) usage; exit 0 ;;

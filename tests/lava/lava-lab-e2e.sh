@@ -16,7 +16,7 @@
 # Environment: RIG (out/bin/rig), OUT (out), LAVA_LAB_PORT, TMPDIR.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 RIG=$(readlink -f "${RIG:-$top/out/bin/rig}")
 OUT=${OUT:-$top/out}
 export RIG OUT
@@ -25,6 +25,9 @@ export RIG OUT
     { echo "lava-lab-e2e: kernel or image missing (make kernel image)"; exit 2; }
 LAB=${LAVA_LAB_DIR:-/var/lib/suspend-rig/lava-lab}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rig-lava-lab.XXXXXX")
+# The board's lock of this test only: a host where others run `rig run --board qemu` for their
+# own QEMU boards does not get in the way (the lab's QEMU wrapper is written for it).
+export RIG_LOCK_DIR=$work/locks LAVA_LAB_LOCK_DIR=$work/locks
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
@@ -35,7 +38,11 @@ was_up=0
 curl -fsS -o /dev/null "http://localhost:${LAVA_LAB_PORT:-8000}/api/v0.2/system/version/" 2>/dev/null && was_up=1
 cleanup() {
     [ -z "$holder" ] || kill "$holder" 2>/dev/null
-    if [ "$was_up" = 0 ] && [ "${LAVA_LAB_KEEP:-0}" != 1 ]; then bash jobs/lava-lab.sh down; fi
+    if [ "$was_up" = 0 ] && [ "${LAVA_LAB_KEEP:-0}" != 1 ]; then
+        bash jobs/lava-lab.sh down
+    else
+        LAVA_LAB_LOCK_DIR='' bash jobs/lava-lab.sh up >/dev/null   # the wrapper back to the default locks
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -75,7 +82,7 @@ nightly=$!
 refused=
 for _ in $(seq 1 600); do
     kill -0 "$nightly" 2>/dev/null || break
-    if grep -q 'qemu-system-x86_64' /run/lock/suspend-rig/qemu.lock 2>/dev/null; then
+    if grep -q 'qemu-system-x86_64' "$RIG_LOCK_DIR/qemu.lock" 2>/dev/null; then
         "$RIG" run --board qemu --plan smoke >"$work/run.log" 2>&1
         refused="exit $? $(grep -o 'locked by pid [0-9]* ([^)]*' "$work/run.log" | cut -c1-120)"
         break
@@ -90,7 +97,7 @@ job=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/nightly.log" | hea
 if [[ "$refused" == "exit 3 locked by pid"*"rig lock --board qemu"*"qemu-system-x86_64"* ]]; then
     pass "rig run during LAVA job $job refused: $refused"
 else
-    fail "rig run during the LAVA job was not refused (${refused:-the job's QEMU never held the board})"
+    fail "rig run during the LAVA job was not refused (${refused:-the QEMU of the job never held the board})"
 fi
 if [ -n "$job" ] && api "jobs/$job/logs/" >"$work/job.log" 2>/dev/null &&
    grep -q 'waiting up to [0-9]* s: board qemu is locked by pid [0-9]* ([^)]*rig boot' "$work/job.log"; then
