@@ -109,7 +109,8 @@ lava-lab-down:
 
 # A real LAVA lab on this host: the nightly script submits the short job while `rig boot` holds
 # the board, follows it, imports it by REST, writes the dashboard; a job whose kernel does not
-# boot is imported as a failure. Not part of `make check` (about 4 min warm, 7 cold).
+# boot is imported as a failure. Not part of `make check`: about 6 min warm, 8 with the
+# packages to install (estimated from its parts; see jobs/README.md).
 check-lava-lab: rig kernel image
 	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
