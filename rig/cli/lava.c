@@ -245,19 +245,19 @@ static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
 	return rc ? (int)err->class : RIG_EXIT_PASS;
 }
 
-int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, const char *job_id,
-		   const char *server, const char *origin, FILE *out, int *code,
-		   struct rig_err *err)
+int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases,
+		   const struct lava_import_info *info, FILE *out, int *code, struct rig_err *err)
 {
 	struct results_db *db = NULL;
-	struct lava_import_info info = {
-		.board = a->board, .lava_job_id = job_id, .lava_server = server, .log_path = origin,
-	};
+	struct lava_import_info with_board = *info;
 	struct lava_import_outcome got;
+	const char *job_id = info->lava_job_id;
 	int rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
 
+	if (a->board)
+		with_board.board = a->board;
 	if (!rc)
-		rc = lava_import_once(db, cases, &info, &got, err);
+		rc = lava_import_once(db, cases, &with_board, &got, err);
 	results_close(db);
 	if (rc)
 		return -1;
@@ -288,9 +288,14 @@ static int do_import(const struct lava_args *a, FILE *out, struct rig_err *err)
 	if (a->job_id && parse_number(a->job_id, 0, LLONG_MAX, &id))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--job-id: '%s' is not a job id", a->job_id);
 	rc = a->log ? lava_cases_from_log(a->log, &cases, err) : lava_cases_from_rest(a->rest, &cases, err);
-	if (!rc)
-		rc = lava_cli_store(a, &cases, a->job_id, a->server, a->log ? a->log : a->rest, out,
-				    &code, err);
+	if (!rc) {
+		struct lava_import_info info = {
+			.lava_job_id = a->job_id, .lava_server = a->server,
+			.log_path = a->log ? a->log : a->rest,
+		};
+
+		rc = lava_cli_store(a, &cases, &info, out, &code, err);
+	}
 	lava_cases_free(&cases);
 	return rc ? (int)err->class : code;
 }

@@ -38,7 +38,7 @@ lab_failed = {"results": [
      "metadata": "case: job\ndefinition: lava\nerror_msg: Connection closed\nerror_type: Infrastructure\nresult: fail\n",
      "logged": "2026-12-03T01:00:00Z"}]}
 json.dump({"6": {"health": "Incomplete", "device": "qemu-rig", "end_time": "2026-12-03T01:00:00Z",
-                 "definition": "device_type: qemu\nmetadata:\n  rig.board: \"qemu\"\n  rig.plan: \"smoke\"\n",
+                 "definition": "device_type: qemu\nmetadata:\n  rig.board: \"qemu\"\n  rig.plan: \"smoke\"\n  rig.kernel_version: \"7.3.4-rig\"\n",
                  "tests": lab_failed},
            "7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
                  "tests": tests},
@@ -92,11 +92,11 @@ first=$rc
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
 if [ "$first" = 3 ] && [ "$rc" = 3 ] && grep -q '3 jobs finished since 2026-12-01T00:00:00 on qemu-rig (3 pages)' "$work/out" &&
    [ "$(grep -c 'already stored' "$work/out")" = 3 ] &&
-   [ "$(sql "$db" "SELECT board || ' ' || status || ' ' || exit_code FROM runs WHERE lava_job_id = '6'")" = "qemu infra 3" ] &&
+   [ "$(sql "$db" "SELECT board || ' ' || plan || ' ' || kernel_version || ' ' || status || ' ' || exit_code FROM runs WHERE lava_job_id = '6'")" = "qemu smoke 7.3.4-rig infra 3" ] &&
    [ "$(sql "$db" "SELECT status || ' ' || exit_code FROM runs WHERE lava_job_id = '8'")" = "fail 1" ] &&
    [ "$(sql "$db" "SELECT c.step_kind || ' ' || v.name || ' ' || v.result || ' ' || v.detail FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '8'")" = "boot boot fail LAVA Job error: 'auto-login-action: kernel panic'" ] &&
    [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 3 ]; then
-    pass "--since: 3 jobs over 3 pages, twice, stored once each; the kernel that did not boot as a failed boot verdict, the lab's failure as infra on its definition's board (exit $rc)"
+    pass "--since: 3 jobs over 3 pages, twice, stored once each; the kernel that did not boot as a failed boot verdict, the lab's failure as infra on its definition's board, plan and kernel (exit $rc)"
 else
     cat "$work/out" "$work/err"; fail "--since (exit $first, $rc)"
 fi
