@@ -253,13 +253,15 @@ static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
 }
 
 /* The board's file and the known issues, to judge a job's evidence with: the board named by
- * --board, else by the job (its board.NAME case). A board whose file is not here is only an error
- * when there is evidence to judge (lava/import_evidence.c says so). */
+ * --board, else by the job (its board.NAME case, or the board its definition names). A board
+ * whose file is not here is only an error when there is evidence to judge
+ * (lava/import_evidence.c says so). */
 static int judging_inputs(const struct lava_args *a, const struct lava_cases *cases,
-			  struct board **board, struct known_issues **known, struct rig_err *err)
+			  const struct lava_import_info *info, struct board **board,
+			  struct known_issues **known, struct rig_err *err)
 {
 	struct cli_paths paths;
-	const char *name = a->board;
+	const char *name = a->board ? a->board : info->board;
 	struct rig_err ignored;
 
 	for (size_t i = 0; !name && i < cases->n; i++)
@@ -271,25 +273,25 @@ static int judging_inputs(const struct lava_args *a, const struct lava_cases *ca
 	return cli_load_known(&paths, a->known, known, err);
 }
 
-int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, const char *job_id,
-		   const char *server, const char *origin, FILE *out, int *code,
-		   struct rig_err *err)
+int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases,
+		   const struct lava_import_info *info, FILE *out, int *code, struct rig_err *err)
 {
 	struct results_db *db = NULL;
-	struct lava_import_info info = {
-		.board = a->board, .lava_job_id = job_id, .lava_server = server, .log_path = origin,
-	};
+	struct lava_import_info with_board = *info;
 	struct lava_import_outcome got;
 	struct board *board = NULL;
 	struct known_issues *known = NULL;
-	int rc = judging_inputs(a, cases, &board, &known, err);
+	const char *job_id = info->lava_job_id;
+	int rc = judging_inputs(a, cases, info, &board, &known, err);
 
-	info.board_def = board;
-	info.known = known;
+	if (a->board)
+		with_board.board = a->board;
+	with_board.board_def = board;
+	with_board.known = known;
 	if (!rc)
 		rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
 	if (!rc)
-		rc = lava_import_once(db, cases, &info, &got, err);
+		rc = lava_import_once(db, cases, &with_board, &got, err);
 	results_close(db);
 	board_free(board);
 	known_free(known);
@@ -322,9 +324,14 @@ static int do_import(const struct lava_args *a, FILE *out, struct rig_err *err)
 	if (a->job_id && parse_number(a->job_id, 0, LLONG_MAX, &id))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--job-id: '%s' is not a job id", a->job_id);
 	rc = a->log ? lava_cases_from_log(a->log, &cases, err) : lava_cases_from_rest(a->rest, &cases, err);
-	if (!rc)
-		rc = lava_cli_store(a, &cases, a->job_id, a->server, a->log ? a->log : a->rest, out,
-				    &code, err);
+	if (!rc) {
+		struct lava_import_info info = {
+			.lava_job_id = a->job_id, .lava_server = a->server,
+			.log_path = a->log ? a->log : a->rest,
+		};
+
+		rc = lava_cli_store(a, &cases, &info, out, &code, err);
+	}
 	lava_cases_free(&cases);
 	return rc ? (int)err->class : code;
 }

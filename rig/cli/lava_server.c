@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/lava_internal.h"
+#include "lava/import.h"
 #include "lava/http.h"
 #include "lava/rest.h"
 #include "util/clock.h"
@@ -99,9 +100,18 @@ static int import_job(const struct lava_args *a, const struct lava_server *s, lo
 		return rig_err_set(err, RIG_EXIT_USAGE, "--server: URL too long");
 	rc = lava_rest_job_cases(s, id, page_size, &cases, &pages, err);
 	if (!rc) {
+		/* A job that died before its rig-setup reported board, plan and kernel: the ones it
+		 * was rendered for name them, so the failure is stored, and on the right kernel. */
+		struct lava_import_info info = {
+			.board = st.board[0] ? st.board : NULL, .lava_job_id = job_id,
+			.lava_server = s->url, .log_path = origin,
+			.job_plan = st.plan[0] ? st.plan : NULL,
+			.job_kernel = st.kernel[0] ? st.kernel : NULL,
+		};
+
 		fprintf(out, "LAVA job %lld (%s, %s): %zu test cases in %zu pages\n", id, st.health,
 			st.device[0] ? st.device : "no device", cases.n, pages);
-		rc = lava_cli_store(a, &cases, job_id, s->url, origin, out, code, err);
+		rc = lava_cli_store(a, &cases, &info, out, code, err);
 	}
 	lava_cases_free(&cases);
 	return rc;

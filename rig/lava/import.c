@@ -320,6 +320,10 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 	enum results_run_status status;
 
 	gather_facts(cases, &f);
+	if (!f.plan[0] && info->job_plan)
+		snprintf(f.plan, sizeof(f.plan), "%s", info->job_plan);
+	if (!f.kernel[0] && info->job_kernel)
+		snprintf(f.kernel, sizeof(f.kernel), "%s", info->job_kernel);
 	if (lava_evidence_read(cases, &evidence, err) < 0)
 		return -1;
 	ri.board = info->board ? info->board : f.board[0] ? f.board : NULL;

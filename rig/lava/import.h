@@ -31,6 +31,9 @@ struct lava_import_info {
 	const char *lava_job_id;   /* NULL: unknown */
 	const char *lava_server;   /* the server the job came from; NULL: from a file */
 	const char *log_path;      /* recorded as the run's console log */
+	/* What the job was rendered for (its definition's metadata), for a job that died before its
+	 * rig-setup reported them; NULL: unknown. */
+	const char *job_plan, *job_kernel;
 };
 
 /* Store cases as one run. *exit_code: 0 all passed, 1 a verdict failed or a cycle hung, 3 the

@@ -20,10 +20,14 @@ struct lava_job_status {
 	char health[32];    /* Unknown Complete Incomplete Canceled */
 	char device[128];   /* actual_device, "" before scheduling */
 	char end_time[40];
+	/* metadata rig.board, rig.plan, rig.kernel_version of the job's definition: "" when not a
+	 * rig job */
+	char board[128], plan[128], kernel[128];
 };
 
 /* Calls each(item) for every result of a list URL (path or absolute), page after page; pages
- * counts the pages fetched. A `next` is always asked of the configured server, with its path and
+ * counts the pages fetched. The URL should order the list (ordering=id): limit/offset pages of an
+ * unordered PostgreSQL query may repeat or skip rows. A `next` is always asked of the configured server, with its path and
  * query only: the token never goes to another host. */
 int lava_rest_each(const struct lava_server *s, const char *url,
 		   int (*each)(json_t *item, void *ctx), void *ctx, size_t *pages,

@@ -94,7 +94,8 @@ class Handler(BaseHTTPRequestHandler):
         return {"id": int(jid), "state": state,
                 "health": job["health"] if state == "Finished" else "Unknown",
                 "actual_device": job.get("device") if state != "Submitted" else None,
-                "end_time": job.get("end_time") if state == "Finished" else None}
+                "end_time": job.get("end_time") if state == "Finished" else None,
+                "definition": job.get("definition", "")}
 
     def do_GET(self):
         url = urlparse(self.path)

@@ -22,6 +22,7 @@ sql() { sqlite3 "$1" "$2"; }
 
 # Job 7: the nightly export of rig/tests/data/lava (9 cases in 4 suites, one stall failed).
 # Job 8: a job whose kernel never booted: LAVA failed it before any cycle.
+# Job 6: a job the lab failed before rig-setup ran: only its definition names the board.
 python3 - "$work/jobs.json" <<'EOF'
 import json, sys
 tests = json.load(open("rig/tests/data/lava/rest-nightly.json"))
@@ -32,7 +33,14 @@ boot_failed = {"results": [
     {"id": 2, "name": "job", "result": "fail", "suite": 51, "unit": "", "measurement": None,
      "metadata": "case: job\ndefinition: lava\nerror_msg: 'auto-login-action: kernel panic'\nerror_type: Job\nresult: fail\n",
      "logged": "2026-12-03T02:05:00Z"}]}
-json.dump({"7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
+lab_failed = {"results": [
+    {"id": 3, "name": "job", "result": "fail", "suite": 60, "unit": "", "measurement": None,
+     "metadata": "case: job\ndefinition: lava\nerror_msg: Connection closed\nerror_type: Infrastructure\nresult: fail\n",
+     "logged": "2026-12-03T01:00:00Z"}]}
+json.dump({"6": {"health": "Incomplete", "device": "qemu-rig", "end_time": "2026-12-03T01:00:00Z",
+                 "definition": "device_type: qemu\nmetadata:\n  rig.board: \"qemu\"\n  rig.plan: \"smoke\"\n  rig.kernel_version: \"7.3.4-rig\"\n",
+                 "tests": lab_failed},
+           "7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
                  "tests": tests},
            "8": {"health": "Incomplete", "device": "qemu-rig", "end_time": "2026-12-03T02:05:00Z",
                  "tests": boot_failed}}, open(sys.argv[1], "w"))
@@ -75,18 +83,20 @@ else
 fi
 
 # 3. --since: every finished job, the list itself one job per page, twice: stored once; the job
-#    whose kernel never booted is stored as a failed boot, not dropped
+#    whose kernel never booted is stored as a failed boot, the one the lab failed before rig-setup
+#    as infra on the board its definition names: neither is dropped
 start_server --page-size 1
 db=$work/since.db
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
 first=$rc
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
-if [ "$first" = 1 ] && [ "$rc" = 1 ] && grep -q '2 jobs finished since 2026-12-01T00:00:00 on qemu-rig (2 pages)' "$work/out" &&
-   [ "$(grep -c 'already stored' "$work/out")" = 2 ] &&
+if [ "$first" = 3 ] && [ "$rc" = 3 ] && grep -q '3 jobs finished since 2026-12-01T00:00:00 on qemu-rig (3 pages)' "$work/out" &&
+   [ "$(grep -c 'already stored' "$work/out")" = 3 ] &&
+   [ "$(sql "$db" "SELECT board || ' ' || plan || ' ' || kernel_version || ' ' || status || ' ' || exit_code FROM runs WHERE lava_job_id = '6'")" = "qemu smoke 7.3.4-rig infra 3" ] &&
    [ "$(sql "$db" "SELECT status || ' ' || exit_code FROM runs WHERE lava_job_id = '8'")" = "fail 1" ] &&
    [ "$(sql "$db" "SELECT c.step_kind || ' ' || v.name || ' ' || v.result || ' ' || v.detail FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '8'")" = "boot boot fail LAVA Job error: 'auto-login-action: kernel panic'" ] &&
-   [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 2 ]; then
-    pass "--since: 2 jobs over 2 pages, twice, stored once each; the kernel that did not boot stored as a failed boot verdict (exit $rc)"
+   [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 3 ]; then
+    pass "--since: 3 jobs over 3 pages, twice, stored once each; the kernel that did not boot as a failed boot verdict, the lab's failure as infra on its definition's board, plan and kernel (exit $rc)"
 else
     cat "$work/out" "$work/err"; fail "--since (exit $first, $rc)"
 fi
@@ -160,10 +170,10 @@ bash jobs/nightly/nightly.sh "$work/nightly.conf" >"$work/out" 2>"$work/err"
 rc=$?
 set -e
 job=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/out")
-if [ "$rc" = 1 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
-   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 3 ] &&
+if [ "$rc" = 3 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
+   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 4 ] &&
    grep -q "href=\"$URL/scheduler/job/$job\">LAVA job $job</a>" "$work/dashboard/index.html"; then
-    pass "nightly.sh: job $job submitted, followed, imported; jobs 7 and 8 by --since; dashboard links job $job (exit $rc)"
+    pass "nightly.sh: job $job submitted, followed, imported; jobs 6, 7 and 8 by --since; dashboard links job $job (exit $rc: the worst, job 6)"
 else
     cat "$work/out" "$work/err"; fail "nightly.sh (exit $rc)"
 fi

@@ -237,7 +237,7 @@ static int fake_scripted(struct fake_dut *f, unsigned seq, const char *cmd)
 {
 	for (size_t i = 0; i < f->n_script; i++) {
 		const struct evidence *e = &f->script[i];
-		char msg[512];
+		char msg[400];
 
 		if (strcmp(e->cmd, cmd) != 0 || (f->script_used[i] && !e->reusable))
 			continue;

@@ -234,9 +234,10 @@ static void test_bad_log_line_names_line(void **state)
 	assert_non_null(strstr(f->errout, want));
 }
 
-static void test_no_cycle_is_infra(void **state)
+/* Import a dispatcher log of one line: LAVA failed the job (error_type, error_msg) before any
+ * cycle. Returns the exit code. */
+static int import_job_failure(struct fixture *f, const char *error_type, const char *error_msg)
 {
-	struct fixture *f = *state;
 	char path[160];
 	FILE *log;
 	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
@@ -244,10 +245,18 @@ static void test_no_cycle_is_infra(void **state)
 	snprintf(path, sizeof(path), "%s/bad.log", f->dir);
 	log = fopen(path, "w");
 	assert_non_null(log);
-	fputs("- {\"dt\": \"2026-12-03T02:00:00\", \"lvl\": \"results\", \"msg\": {\"case\": \"job\", "
-	      "\"definition\": \"lava\", \"result\": \"fail\", \"error_type\": \"Infrastructure\"}}\n", log);
+	fprintf(log, "- {\"dt\": \"2026-12-03T02:00:00\", \"lvl\": \"results\", \"msg\": {\"case\": "
+		"\"job\", \"definition\": \"lava\", \"result\": \"fail\", \"error_type\": \"%s\", "
+		"\"error_msg\": \"%s\"}}\n", error_type, error_msg);
 	fclose(log);
-	assert_int_equal(run_lava(f, args, 8), 3);
+	return run_lava(f, args, 8);
+}
+
+static void test_no_cycle_is_infra(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(import_job_failure(f, "Infrastructure", "Connection closed"), 3);
 	assert_query(f->db, "SELECT status FROM runs", "infra");
 }
 
@@ -256,18 +265,8 @@ static void test_no_cycle_is_infra(void **state)
 static void test_kernel_that_never_boots_is_a_failure(void **state)
 {
 	struct fixture *f = *state;
-	char path[160];
-	FILE *log;
-	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
 
-	snprintf(path, sizeof(path), "%s/bad.log", f->dir);
-	log = fopen(path, "w");
-	assert_non_null(log);
-	fputs("- {\"dt\": \"2026-12-03T02:00:00\", \"lvl\": \"results\", \"msg\": {\"case\": \"job\", "
-	      "\"definition\": \"lava\", \"result\": \"fail\", \"error_type\": \"Job\", "
-	      "\"error_msg\": \"auto-login-action kernel 'panic'\"}}\n", log);
-	fclose(log);
-	assert_int_equal(run_lava(f, args, 8), 1);
+	assert_int_equal(import_job_failure(f, "Job", "auto-login-action kernel 'panic'"), 1);
 	assert_query(f->db, "SELECT status || ' ' || exit_code FROM runs", "fail 1");
 	assert_query(f->db, "SELECT idx || ' ' || step_kind || ' ' || status FROM cycles", "0 boot fail");
 	assert_query(f->db, "SELECT name || ' ' || result || ' ' || detail FROM verdicts",
