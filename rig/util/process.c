@@ -323,6 +323,15 @@ static bool collect(struct capture caps[2], long long deadline)
 	return true;
 }
 
+/* What is left until deadline: -1 for none, and never below 0 (a deadline that already passed
+ * must not read as "no deadline"). */
+static long long remaining(long long deadline)
+{
+	long long left = deadline - monotonic_ms();
+
+	return deadline < 0 ? -1 : left > 0 ? left : 0;
+}
+
 int process_run(const struct process_spec *spec, long long timeout_ms, unsigned grace_ms,
 		size_t capture_max, struct process_result *res, struct rig_err *err)
 {
@@ -342,8 +351,7 @@ int process_run(const struct process_spec *spec, long long timeout_ms, unsigned 
 	}
 	/* The pipes closing does not mean it exited (a daemonised grandchild may hold them, or it
 	 * closed them early): wait for the exit itself, within the same deadline. */
-	done = collect(caps, deadline) &&
-	       process_wait(&proc, deadline < 0 ? -1 : deadline - monotonic_ms());
+	done = collect(caps, deadline) && process_wait(&proc, remaining(deadline));
 	if (!done) {
 		res->timed_out = true;
 		if (process_stop(&proc, grace_ms, err) < 0)

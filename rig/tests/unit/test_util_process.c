@@ -127,6 +127,23 @@ static void process_stop_terms_before_it_kills(void **state)
 	assert_true(monotonic_ms() - t0 >= 500);
 }
 
+/* A deadline that has passed by the time the program is running still stops it (a negative
+ * time left once read as "no deadline": a loaded machine made rig bisect-step wait out the
+ * command it should have stopped). */
+static void process_deadline_already_passed(void **state)
+{
+	char *argv[] = { "sh", "-c", "sleep 5", NULL };
+	struct process_spec spec = { .argv = argv, .own_group = true };
+	struct process_result res;
+	struct rig_err err = { 0 };
+	long long t0 = monotonic_ms();
+
+	(void)state;
+	assert_int_equal(process_run(&spec, 1, 1000, 0, &res, &err), 0);
+	assert_true(res.timed_out);
+	assert_true(monotonic_ms() - t0 < 3000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +151,7 @@ int main(void)
 		cmocka_unit_test(process_reports_signals_and_missing_programs),
 		cmocka_unit_test(process_writes_stdout_to_a_file),
 		cmocka_unit_test(process_stop_terms_before_it_kills),
+		cmocka_unit_test(process_deadline_already_passed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
