@@ -71,19 +71,3 @@ void arena_free(struct arena *a)
 		a->head = next;
 	}
 }
-
-int dash_grow(void **array, size_t *cap, size_t n, size_t elem_size)
-{
-	size_t new_cap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	new_cap = *cap ? *cap * 2 : 16;
-	p = realloc(*array, new_cap * elem_size);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = new_cap;
-	return 0;
-}

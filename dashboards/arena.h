@@ -1,8 +1,7 @@
 /*
  * Memory for the dashboard's loaders. A bump allocator for the strings of one run page: copied
  * out of the database's rows while the run loads, all released at once when the next run starts
- * (saves a malloc/free per database string, which dominates rendering time at 10,000 runs); and
- * growing arrays.
+ * (saves a malloc/free per database string, which dominates rendering time at 10,000 runs).
  */
 #ifndef RIG_DASHBOARD_ARENA_H
 #define RIG_DASHBOARD_ARENA_H
@@ -20,8 +19,5 @@ char *arena_strndup(struct arena *a, const char *s, size_t len, int *oom);
 /* Forget every string, keeping one block for reuse. */
 void arena_reset(struct arena *a);
 void arena_free(struct arena *a);
-
-/* Make room for one more element in a growing array; doubles the capacity. */
-int dash_grow(void **array, size_t *cap, size_t n, size_t elem_size);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboards/arena.h"
+#include "util/array.h"
 
 static int oom(struct rig_err *err)
 {
@@ -48,7 +48,7 @@ static int add_bisect(void *ctx, const struct results_bisect_row *row)
 	struct dash_bisect *b;
 	bool failed = false;
 
-	if (dash_grow((void **)&l->b->v, &l->cap, l->b->n, sizeof(*l->b->v)))
+	if (array_grow((void **)&l->b->v, &l->cap, l->b->n, sizeof(*l->b->v)))
 		return oom(l->err);
 	b = &l->b->v[l->b->n];
 	*b = (struct dash_bisect){
@@ -80,7 +80,7 @@ static int add_step(void *ctx, const struct results_bisect_step_row *row)
 	if (l->at == l->b->n || l->b->v[l->at].id != row->bisect_id)
 		return 0;
 	b = &l->b->v[l->at];
-	if (dash_grow((void **)&b->steps, &b->cap_steps, b->n_steps, sizeof(*b->steps)))
+	if (array_grow((void **)&b->steps, &b->cap_steps, b->n_steps, sizeof(*b->steps)))
 		return oom(l->err);
 	s = &b->steps[b->n_steps++];
 	*s = (struct dash_bisect_step){

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "dashboards/html.h"
-#include "dashboards/arena.h"
 #include "results/read.h"
+#include "util/array.h"
 
 static char *copy(const char *text, bool *oom)
 {
@@ -57,7 +57,7 @@ static int add_run(void *ctx, const struct results_run_row *row)
 	struct loading *l = ctx;
 	struct dash_model *m = l->m;
 
-	if (dash_grow((void **)&m->runs, &l->cap, m->n_runs, sizeof(*m->runs)) ||
+	if (array_grow((void **)&m->runs, &l->cap, m->n_runs, sizeof(*m->runs)) ||
 	    read_run(row, &m->runs[m->n_runs]) != 0) {
 		if (m->n_runs < l->cap)
 			free_run(&m->runs[m->n_runs]);
@@ -72,7 +72,7 @@ static int add_night(void *ctx, const char *night)
 	struct loading *l = ctx;
 	struct dash_model *m = l->m;
 
-	if (dash_grow((void **)&m->nights, &l->cap, m->n_nights, sizeof(*m->nights)) ||
+	if (array_grow((void **)&m->nights, &l->cap, m->n_nights, sizeof(*m->nights)) ||
 	    !(m->nights[m->n_nights] = strdup(night ? night : "")))
 		return rig_err_set(l->err, RIG_EXIT_INFRA, "dashboard: out of memory loading nights");
 	m->n_nights++;
@@ -104,7 +104,7 @@ static int group_boards(struct dash_model *m, struct rig_err *err)
 			m->boards[m->n_boards - 1].n_runs++;
 			continue;
 		}
-		if (dash_grow((void **)&m->boards, &cap, m->n_boards, sizeof(*m->boards)))
+		if (array_grow((void **)&m->boards, &cap, m->n_boards, sizeof(*m->boards)))
 			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory");
 		b = &m->boards[m->n_boards++];
 		*b = (struct dash_board){ .name = m->runs[i].board, .first = i, .n_runs = 1 };
@@ -194,7 +194,7 @@ static struct dash_verdict_sum *sum_for(struct dash_run *r, size_t *cap, const c
 		at++;
 	if (at < r->n_verdicts && cmp == 0)
 		return &r->verdicts[at];
-	if (dash_grow((void **)&r->verdicts, cap, r->n_verdicts, sizeof(*r->verdicts)))
+	if (array_grow((void **)&r->verdicts, cap, r->n_verdicts, sizeof(*r->verdicts)))
 		return NULL;
 	memmove(&r->verdicts[at + 1], &r->verdicts[at], (r->n_verdicts - at) * sizeof(*r->verdicts));
 	r->verdicts[at] = (struct dash_verdict_sum){ .name = strdup(name) };

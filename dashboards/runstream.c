@@ -1,4 +1,5 @@
 #include "dashboards/runstream.h"
+#include "util/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ static int read_cycle(struct run_stream *rs, const struct results_cursor *cur, i
 	struct results_cycle_row row;
 	struct rs_cycle *c;
 
-	if (dash_grow((void **)&rs->cycle, &rs->cap_cycles, rs->n_cycles, sizeof(*rs->cycle)))
+	if (array_grow((void **)&rs->cycle, &rs->cap_cycles, rs->n_cycles, sizeof(*rs->cycle)))
 		return -1;
 	results_cursor_cycle(cur, &row);
 	c = &rs->cycle[rs->n_cycles++];
@@ -45,7 +46,7 @@ static int read_verdict(struct run_stream *rs, const struct results_cursor *cur,
 	results_cursor_verdict(cur, &row);
 	if (!(c = cycle_at(rs, row.cycle_idx, k)))
 		return 0;
-	if (dash_grow((void **)&rs->verdict, &rs->cap_verdicts, rs->n_verdicts, sizeof(*rs->verdict)))
+	if (array_grow((void **)&rs->verdict, &rs->cap_verdicts, rs->n_verdicts, sizeof(*rs->verdict)))
 		return -1;
 	if (c->n_verdicts++ == 0)
 		c->first_verdict = rs->n_verdicts;
@@ -66,7 +67,7 @@ static int read_measurement(struct run_stream *rs, const struct results_cursor *
 	results_cursor_measurement(cur, &row);
 	if (!(c = cycle_at(rs, row.cycle_idx, k)))
 		return 0;
-	if (dash_grow((void **)&rs->measurement, &rs->cap_measurements, rs->n_measurements,
+	if (array_grow((void **)&rs->measurement, &rs->cap_measurements, rs->n_measurements,
 		      sizeof(*rs->measurement)))
 		return -1;
 	if (c->n_measurements++ == 0)
@@ -82,7 +83,7 @@ static int read_artefact(struct run_stream *rs, const struct results_cursor *cur
 {
 	struct results_artefact_row row;
 
-	if (dash_grow((void **)&rs->artefact, &rs->cap_artefacts, rs->n_artefacts,
+	if (array_grow((void **)&rs->artefact, &rs->cap_artefacts, rs->n_artefacts,
 		      sizeof(*rs->artefact)))
 		return -1;
 	results_cursor_artefact(cur, &row);

@@ -35,7 +35,8 @@ static int owner_state(struct engine_ctx *ctx, int *frozen, struct rig_err *err)
 {
 	if (dut_fsfreeze(ctx->s, ctx->t.command, ctx->owner_pending, "state", frozen, err) < 0)
 		return -1;
-	if (*frozen == 1 && dut_fsfreeze(ctx->s, ctx->t.command, ctx->owner_pending, "thaw", NULL, err) < 0)
+	if (*frozen == 1 &&
+	    dut_fsfreeze(ctx->s, ctx->t.command, ctx->owner_pending, "thaw", NULL, err) < 0)
 		return -1;
 	return 0;
 }

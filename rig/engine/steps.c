@@ -275,7 +275,8 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 		agent_reply_free(&reply);
 		return wait_failed(ctx, r, cyc, "hibernate", err);
 	}
-	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (monotonic_seconds() - t0) * 1e3, "ms", err);
+	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (monotonic_seconds() - t0) * 1e3,
+				      "ms", err);
 	acked = ctx->s->acks;
 	if (st->resume) {
 		rc = hibernate_restore(ctx, &reply, cyc, err);

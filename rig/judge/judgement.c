@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "judge/known.h"
+#include "util/array.h"
 
 static char *copy(const char *s, bool *failed)
 {
@@ -13,21 +14,6 @@ static char *copy(const char *s, bool *failed)
 	if (s && !c)
 		*failed = true;
 	return c;
-}
-
-static int grow(void **array, size_t *cap, size_t n, size_t size, struct rig_err *err)
-{
-	size_t new_cap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	new_cap = *cap ? *cap * 2 : 16;
-	if (!(p = realloc(*array, new_cap * size)))
-		return rig_err_set(err, RIG_EXIT_INFRA, "judge: out of memory");
-	*array = p;
-	*cap = new_cap;
-	return 0;
 }
 
 void judgement_free(struct judgement *j)
@@ -59,8 +45,8 @@ int judge_add(const struct judge_context *c, struct judgement *j, const char *na
 	    known_classify(c->known, name, filesystem, c->kernel_version, c->knob_freeze_filesystems,
 			   messages, n_messages, &known_id) != 1)
 		known_id = NULL;
-	if (grow((void **)&j->verdicts, &j->cap_verdicts, j->n_verdicts, sizeof(*j->verdicts), err))
-		return -1;
+	if (array_grow((void **)&j->verdicts, &j->cap_verdicts, j->n_verdicts, sizeof(*j->verdicts)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "judge: out of memory");
 	v = &j->verdicts[j->n_verdicts];
 	*v = (struct judge_verdict){
 		.name = copy(name, &failed), .filesystem = copy(filesystem, &failed),
@@ -76,9 +62,9 @@ int judge_measure(struct judgement *j, const char *name, const char *filesystem,
 	struct judge_measurement *m;
 	bool failed = false;
 
-	if (grow((void **)&j->measurements, &j->cap_measurements, j->n_measurements,
-		 sizeof(*j->measurements), err))
-		return -1;
+	if (array_grow((void **)&j->measurements, &j->cap_measurements, j->n_measurements,
+		       sizeof(*j->measurements)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "judge: out of memory");
 	m = &j->measurements[j->n_measurements];
 	*m = (struct judge_measurement){
 		.name = copy(name, &failed), .filesystem = copy(filesystem, &failed), .value = value,

@@ -10,6 +10,7 @@
 #include "console/console.h"
 #include "console/kstamp.h"
 #include "console/replay.h"
+#include "util/array.h"
 #include "util/number.h"
 
 #define REQUEST_PREFIX "@@RIG? "
@@ -27,21 +28,6 @@ struct reader {
 	struct acks acks;
 	struct rig_err *err;
 };
-
-static int grow(void **array, size_t *cap, size_t n, size_t size, struct rig_err *err)
-{
-	size_t new_cap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	new_cap = *cap ? *cap * 2 : 16;
-	if (!(p = realloc(*array, new_cap * size)))
-		return rig_err_set(err, RIG_EXIT_INFRA, "lava evidence: out of memory");
-	*array = p;
-	*cap = new_cap;
-	return 0;
-}
 
 static void free_events(struct judge_event *ev, size_t n)
 {
@@ -100,8 +86,8 @@ static int start_suite(struct reader *r, const char *name)
 {
 	struct lava_suite *s;
 
-	if (grow((void **)&r->e->suites, &r->e->cap, r->e->n, sizeof(*r->e->suites), r->err))
-		return -1;
+	if (array_grow((void **)&r->e->suites, &r->e->cap, r->e->n, sizeof(*r->e->suites)))
+		return rig_err_set(r->err, RIG_EXIT_INFRA, "lava evidence: out of memory");
 	s = &r->e->suites[r->e->n++];
 	memset(s, 0, sizeof(*s));
 	if (!(s->name = strdup(name)))
@@ -124,8 +110,8 @@ static int add_event(struct reader *r, const struct kevent *ev, const char *line
 	size_t *cap = r->current ? &r->current->cap_events : &r->cap_pending;
 	struct judge_event *e;
 
-	if (grow((void **)v, cap, *n, sizeof(**v), r->err))
-		return -1;
+	if (array_grow((void **)v, cap, *n, sizeof(**v)))
+		return rig_err_set(r->err, RIG_EXIT_INFRA, "lava evidence: out of memory");
 	e = &(*v)[*n];
 	e->ev = *ev;
 	e->ev.message = NULL;
@@ -152,9 +138,9 @@ static int open_record(struct reader *r, const char *line)
 	if (parse_uint(number, 0, UINT_MAX, &seq) < 0 ||
 	    base64_decode(p + digits + 1, cmd, sizeof(cmd)) < 0 || !r->current)
 		return 0;   /* not ours, or outside any test definition */
-	if (grow((void **)&r->current->records, &r->current->cap_records, r->current->n_records,
-		 sizeof(*r->current->records), r->err))
-		return -1;
+	if (array_grow((void **)&r->current->records, &r->current->cap_records, r->current->n_records,
+		 sizeof(*r->current->records)))
+		return rig_err_set(r->err, RIG_EXIT_INFRA, "lava evidence: out of memory");
 	rec = &r->current->records[r->current->n_records++];
 	agent_reply_init(&rec->reply, seq);
 	if (!(rec->cmd = strdup(cmd)))

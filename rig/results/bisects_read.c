@@ -38,24 +38,19 @@ struct visit {
 };
 
 static int walk(struct results_db *db, const char *sql, const char *what,
-		int (*row)(sqlite3_stmt *st, const struct visit *v), const struct visit *v,
+		int (*row)(sqlite3_stmt *st, const void *ctx), const struct visit *v,
 		struct rig_err *err)
 {
 	sqlite3_stmt *st;
-	int rc, stop = 0;
 
 	if (results_db_prepare(db, sql, &st, err))
 		return -1;
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		stop = row(st, v);
-	if (!stop && rc != SQLITE_DONE)
-		stop = results_db_fail(db, what, err);
-	sqlite3_finalize(st);
-	return stop;
+	return results_db_each_row(db, st, what, row, v, err);
 }
 
-static int bisect_row(sqlite3_stmt *st, const struct visit *v)
+static int bisect_row(sqlite3_stmt *st, const void *ctx)
 {
+	const struct visit *v = ctx;
 	struct results_bisect_row r = {
 		.id = sqlite3_column_int64(st, 0),
 		.board = text(st, 1), .plan = text(st, 2), .good = text(st, 3), .bad = text(st, 4),
@@ -76,8 +71,9 @@ int results_each_bisect(struct results_db *db,
 	return walk(db, bisects_sql, "read bisects", bisect_row, &v, err);
 }
 
-static int step_row(sqlite3_stmt *st, const struct visit *v)
+static int step_row(sqlite3_stmt *st, const void *ctx)
 {
+	const struct visit *v = ctx;
 	struct results_bisect_step_row r = {
 		.bisect_id = sqlite3_column_int64(st, 0), .idx = sqlite3_column_int(st, 1),
 		.commit = text(st, 2), .cycles = sqlite3_column_int(st, 3),

@@ -69,6 +69,20 @@ int results_db_exec(struct results_db *db, const char *sql, struct rig_err *err)
 	return 0;
 }
 
+int results_db_each_row(struct results_db *db, sqlite3_stmt *st, const char *what,
+			int (*row)(sqlite3_stmt *st, const void *ctx), const void *ctx,
+			struct rig_err *err)
+{
+	int rc, stop = 0;
+
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		stop = row(st, ctx);
+	if (!stop && rc != SQLITE_DONE)
+		stop = results_db_fail(db, what, err);
+	sqlite3_finalize(st);
+	return stop;
+}
+
 int results_db_begin(struct results_db *db, struct rig_err *err)
 {
 	return results_db_exec(db, db->in_batch ? "SAVEPOINT inner" : "BEGIN IMMEDIATE", err);

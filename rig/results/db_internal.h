@@ -32,6 +32,11 @@ int results_db_cached(struct results_db *db, const char *sql, sqlite3_stmt **stm
 int results_db_step_done(struct results_db *db, sqlite3_stmt *stmt, const char *what,
 			 struct rig_err *err);
 int results_db_exec(struct results_db *db, const char *sql, struct rig_err *err);
+/* Step st to its end, handing each row to row(st, ctx); a non-zero answer stops the walk and is
+ * returned. st is finalized. For the readers (read.c, bisects_read.c). */
+int results_db_each_row(struct results_db *db, sqlite3_stmt *st, const char *what,
+			int (*row)(sqlite3_stmt *st, const void *ctx), const void *ctx,
+			struct rig_err *err);
 
 /* BEGIN IMMEDIATE takes the write lock up front so busy_timeout applies to the whole transaction. */
 int results_db_begin(struct results_db *db, struct rig_err *err);

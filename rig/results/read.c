@@ -41,21 +41,6 @@ struct visit {
 	void *ctx;
 };
 
-/* Step st to its end, handing each row to row(); a non-zero answer stops and is returned. */
-static int each_row(struct results_db *db, sqlite3_stmt *st, const char *what,
-		    int (*row)(sqlite3_stmt *st, const struct visit *v), const struct visit *v,
-		    struct rig_err *err)
-{
-	int rc, stop = 0;
-
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		stop = row(st, v);
-	if (!stop && rc != SQLITE_DONE)
-		stop = results_db_fail(db, what, err);
-	sqlite3_finalize(st);
-	return stop;
-}
-
 /* ---- runs and nights ------------------------------------------------------------------- */
 
 /* %s: runs.lava_server, which a schema 1 database (a reader does not migrate) lacks. */
@@ -67,8 +52,9 @@ static const char runs_sql[] =
 	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
 	" ORDER BY r.board, r.started_at, r.id";
 
-static int run_row(sqlite3_stmt *st, const struct visit *v)
+static int run_row(sqlite3_stmt *st, const void *ctx)
 {
+	const struct visit *v = ctx;
 	struct results_run_row r = {
 		.id = sqlite3_column_int64(st, 0),
 		.board = text(st, 1), .night = text(st, 2), .kernel_version = text(st, 3),
@@ -95,11 +81,13 @@ int results_each_run(struct results_db *db, results_run_fn fn, void *ctx, struct
 	snprintf(sql, sizeof(sql), runs_sql, version >= 2 ? "r.lava_server" : "NULL");
 	if (results_db_prepare(db, sql, &st, err))
 		return -1;
-	return each_row(db, st, "read runs", run_row, &v, err);
+	return results_db_each_row(db, st, "read runs", run_row, &v, err);
 }
 
-static int text_row(sqlite3_stmt *st, const struct visit *v)
+static int text_row(sqlite3_stmt *st, const void *ctx)
 {
+	const struct visit *v = ctx;
+
 	return v->text(v->ctx, text(st, 0));
 }
 
@@ -110,7 +98,7 @@ int results_each_night(struct results_db *db, results_text_fn fn, void *ctx, str
 
 	if (results_db_prepare(db, "SELECT DISTINCT night FROM runs ORDER BY night", &st, err))
 		return -1;
-	return each_row(db, st, "read nights", text_row, &v, err);
+	return results_db_each_row(db, st, "read nights", text_row, &v, err);
 }
 
 /* ---- run details ----------------------------------------------------------------------- */
