@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/stall_report.h"
+#include "util/array.h"
 #include "util/kv.h"
 #include "util/number.h"
 
@@ -66,15 +67,8 @@ static struct ev_writer_ops *writer_slot(struct ev_stall_ops *s, const char *id)
 
 static int add_op(struct ev_writer_ops *w, const struct tel_entry *e, struct rig_err *err)
 {
-	if (w->n_ops == w->cap_ops) {
-		size_t cap = w->cap_ops ? w->cap_ops * 2 : 16;
-		struct tel_entry *grown = realloc(w->ops, cap * sizeof(*grown));
-
-		if (!grown)
-			return rig_err_set(err, RIG_EXIT_INFRA, "evidence: out of memory");
-		w->ops = grown;
-		w->cap_ops = cap;
-	}
+	if (array_grow((void **)&w->ops, &w->cap_ops, w->n_ops, sizeof(*w->ops)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "evidence: out of memory");
 	w->ops[w->n_ops] = *e;
 	w->ops[w->n_ops].op_id = w->n_ops + 1;
 	w->n_ops++;
