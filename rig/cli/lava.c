@@ -303,8 +303,9 @@ int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases,
 			(long long)got.run_id, got.exit_code == RIG_EXIT_PASS ? "pass" :
 			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
 	else
-		fprintf(out, "run %lld: %zu LAVA test cases imported%s%s (%s)\n", (long long)got.run_id,
-			cases->n, job_id ? " from job " : "", job_id ? job_id : "",
+		fprintf(out, "run %lld: %s%s%s (%s)\n", (long long)got.run_id,
+			cases->n_console ? "its evidence judged" : "its test cases stored",
+			job_id ? ", LAVA job " : "", job_id ? job_id : "",
 			got.exit_code == RIG_EXIT_PASS ? "pass" :
 			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
 	return 0;
