@@ -359,7 +359,7 @@ int collect_verify(struct engine_ctx *ctx, struct results_cycle *cyc, const stru
 	return 0;
 }
 
-static bool plan_runs(const struct plan *plan, const char *workload)
+bool plan_runs(const struct plan *plan, const char *workload)
 {
 	for (size_t i = 0; i < plan->n_workloads; i++)
 		if (strcmp(plan->workloads[i], workload) == 0)

@@ -33,5 +33,16 @@ int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err);
 int collect_fio_verify(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 /* fsck verdicts: the filesystems' own read-only checkers on the unmounted filesystems. */
 int collect_fsck(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
+/* Does the plan run this workload (journal, journal-write, fio, journald)? */
+bool plan_runs(const struct plan *plan, const char *workload);
+
+/* systemd boards (collect_systemd.c). */
+/* systemd-sleep verdict and systemd-sleep's timing from the result line of a sleep entered
+ * through systemctl. */
+int collect_systemd_sleep(struct engine_ctx *ctx, struct results_cycle *cyc, const char *line,
+			  struct rig_err *err);
+/* journald verdict after a forced failed resume when the plan runs the journald workload:
+ * journalctl --verify and journald's complaints on this boot (rig-dut journald-check). */
+int collect_journald(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 
 #endif

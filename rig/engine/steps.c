@@ -148,14 +148,18 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	bool slept;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u", sleep_mode_name(st->mode),
-		 dut_wake_arg(st->wake), st->seconds);
+	const char *verb = sleep_via_verb(st->via, false);
+	/* hybrid-sleep writes a hibernation image before it suspends */
+	unsigned suspend_s = ctx->t.suspend + (st->via == VIA_HYBRID_SLEEP ? ctx->t.hibernate : 0);
+
+	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u%s%s", sleep_mode_name(st->mode),
+		 dut_wake_arg(st->wake), st->seconds, verb ? " " : "", verb ? verb : "");
 	session_watch(ctx->s, st->mode == SLEEP_S2IDLE ? "PM: suspend-to-idle" : NULL);
 	if (session_send(ctx->s, cmd, &reply, err) < 0)
 		return -1;
-	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
+	session_say(ctx->s, "  phase suspend (timeout %us)", suspend_s);
 	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, t0,
-		       ms(ctx->t.suspend), &reply, err);
+		       ms(suspend_s), &reply, err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
 		agent_reply_free(&reply);
@@ -195,6 +199,8 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	rc = suspend_verdict(ctx, cyc, &reply, slept || !power_has_events(ctx->s->power), err);
 	if (rc == 0)
 		rc = rtc_wake_verdict(ctx, cyc, st, &rtc, result_line(&reply), err);
+	if (rc == 0 && verb)
+		rc = collect_systemd_sleep(ctx, cyc, result_line(&reply), err);
 	agent_reply_free(&reply);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 
@@ -219,7 +225,8 @@ static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cy
 	bool journal = acked->n > 0 || ctx->fio_acked.n == 0;
 
 	if (board_prepare_base(ctx, err) < 0 || (journal && collect_verify(ctx, cyc, acked, err) < 0) ||
-	    collect_fio_verify(ctx, cyc, err) < 0 || collect_fsck(ctx, cyc, err) < 0)
+	    collect_journald(ctx, cyc, err) < 0 || collect_fio_verify(ctx, cyc, err) < 0 ||
+	    collect_fsck(ctx, cyc, err) < 0)
 		return -1;
 	ev = session_events_drain(ctx->s, &n);
 	rc = cycle_store_events(cyc, ev, n, err);
@@ -290,7 +297,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	return verify_after_failure(ctx, cyc, &acked, err);
 }
 
-static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply,
+static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply, bool systemd,
 			     struct results_cycle *cyc, struct rig_err *err)
 {
 	enum wait_result r;
@@ -310,10 +317,12 @@ static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply,
 	}
 	if (r != WAIT_REPLIED)
 		return wait_failed(ctx, r, cyc, "restore", err);
-	line = reply->n_lines ? reply->lines[0] : "";
+	line = result_line(reply);
 	rc = verdict_add(ctx, cyc, "hibernate", NULL,
 			 kv_long(line, "result", -1) == 0 ? RESULTS_VERDICT_PASS : RESULTS_VERDICT_FAIL,
 			 line, (const char *const[]){ line }, 1, err);
+	if (rc == 0 && systemd)
+		rc = collect_systemd_sleep(ctx, cyc, line, err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 }
 
@@ -327,7 +336,8 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	int rc;
 
 	if ((!st->resume && collect_fio_checkpoint(ctx, err) < 0) ||
-	    session_send(ctx->s, "rig-dut hibernate", &reply, err) < 0)
+	    session_send(ctx->s, st->via == VIA_SYSFS ? "rig-dut hibernate" : "rig-dut hibernate systemctl",
+			 &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
 	r = wait_board(ctx, WAIT_FOR_POWER_OFF, t0, ms(ctx->t.hibernate), &reply, err);
@@ -348,7 +358,7 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
 	acked = ctx->s->acks;
 	if (st->resume) {
-		rc = hibernate_restore(ctx, &reply, cyc, err);
+		rc = hibernate_restore(ctx, &reply, st->via != VIA_SYSFS, cyc, err);
 		agent_reply_free(&reply);
 		return rc;
 	}
