@@ -3,12 +3,15 @@
 #   make deps     install the Debian packages the project needs (root; idempotent)
 #   make kernel   build the kernel under test            (kernel/README.md)
 #   make kernel-faults  the same kernel with the fault-injection series (negative controls)
+#   make kernel-debian  the same kernel plus what systemd needs (kernel/configs/debian/; Debian board)
 #   make image    build the QEMU board's initramfs        (image/README.md)
+#   make image-debian  the Debian board's disks (mmdebstrap trixie, systemd; image/debian/README.md)
 #   make rig      build out/bin/rig and the workloads
 #   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
+#   make check-debian  end-to-end on the Debian board (systemd, journald, systemctl suspend)
 #   make lava-lab      a local LAVA lab (lava-server, PostgreSQL, worker, the QEMU board; root)
 #   make lava-lab-down stop it
 #   make check-lava-lab  the lab end to end: submit, wait, import by REST, dashboard
@@ -39,9 +42,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults image rig run dashboard check check-lava check-units check-kernel check-e2e check-bisect bench clean lava-lab lava-lab-down check-lava-lab
+.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-kernel check-e2e check-debian check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# //'
+	@sed -n '3,20p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -52,8 +55,15 @@ kernel:
 kernel-faults:
 	SERIES=kernel/patches/faults KERNEL_LINK=kernel-faults kernel/build.sh
 
+kernel-debian:
+	CONFIG_FRAGMENTS="$(abspath $(sort $(wildcard kernel/configs/*.config)) $(sort $(wildcard kernel/configs/debian/*.config)))" \
+	    KERNEL_LINK=kernel-debian kernel/build.sh
+
 image: rig
 	image/build.sh
+
+image-debian: rig
+	image/debian/build.sh
 
 rig: $(OUT)/bin/rig $(WL_PROGS)
 
@@ -120,6 +130,7 @@ check-units: $(UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
+	bash workloads/tests/rig-dut-journald.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
@@ -136,10 +147,15 @@ check-e2e: rig kernel image kernel-faults
 check-bisect: rig kernel image
 	bash tests/bisect/run.sh
 
+# The Debian board: boot, systemctl suspend + power cut with journald (positive control), the
+# same power cut with knob 0 and no sync (negative control).
+check-debian: rig kernel-debian image-debian
+	bash tests/e2e-debian/run.sh
+
 bench:
 	bash bench/run.sh
 
 clean:
-	rm -rf $(OUT)/obj $(OUT)/obj-san $(OUT)/lib $(OUT)/bin $(OUT)/tests $(OUT)/build $(OUT)/image
+	rm -rf $(OUT)/obj $(OUT)/obj-san $(OUT)/lib $(OUT)/bin $(OUT)/tests $(OUT)/build $(OUT)/image $(OUT)/image-debian
 
 -include $(shell find $(OUT)/obj $(OUT)/obj-san -name '*.d' 2>/dev/null)

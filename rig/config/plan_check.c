@@ -82,13 +82,30 @@ static bool has_filesystem(const struct board *b, const char *name)
 	return false;
 }
 
+static bool has_systemd(const struct board *b)
+{
+	return b->init && strcmp(b->init, "systemd") == 0;
+}
+
+static int need_systemd(const struct step_ctx *c, enum sleep_via via)
+{
+	if (via == VIA_SYSFS || has_systemd(c->board))
+		return 0;
+	return step_error(c, "via", "sleep through systemctl needs a board with init: systemd");
+}
+
 static int check_suspend(const struct step_ctx *c)
 {
 	const struct step_suspend *s = &c->step->u.suspend;
 
 	if (need_sleep_state(c, "mode", sleep_mode_name(s->mode)) ||
-	    need_wake_source(c, wake_source_name(s->wake)))
+	    need_wake_source(c, wake_source_name(s->wake)) || need_systemd(c, s->via))
 		return -1;
+	if (s->via == VIA_HYBRID_SLEEP && need_sleep_state(c, "via", "disk"))
+		return -1;
+	/* systemd arms the RTC itself for the hibernation after HibernateDelaySec=: one alarm */
+	if (s->via == VIA_SUSPEND_THEN_HIBERNATE && s->wake == WAKE_RTC)
+		return step_error(c, "wake", "suspend-then-hibernate owns the RTC alarm: wake with qmp, serial or button");
 	if (s->inject == INJECT_HANG && !c->board->power.qemu)
 		return step_error(c, "inject", "\"hang\" needs a qemu board (it stops the VM)");
 	return 0;
@@ -102,7 +119,7 @@ static int check_step(const struct step_ctx *c)
 	case STEP_SUSPEND:
 		return check_suspend(c);
 	case STEP_HIBERNATE:
-		return need_sleep_state(c, "resume", "disk");
+		return need_sleep_state(c, "resume", "disk") || need_systemd(c, s->u.hibernate.via);
 	case STEP_POWER_CUT:
 		if (!can_cut_power(c->board))
 			return step_error(c, "mode", "the board's power backend cannot cut power");
@@ -122,6 +139,13 @@ static int check_step(const struct step_ctx *c)
 int plan_check_board(const struct plan *plan, const struct board *board, struct rig_err *err)
 {
 	struct step_ctx ctx = { .plan = plan, .board = board, .err = err };
+
+	for (size_t i = 0; i < plan->n_workloads; i++)
+		if (strcmp(plan->workloads[i], "journald") == 0 && !has_systemd(board))
+			return rig_err_set(err, RIG_EXIT_USAGE,
+					   "%s: workloads: journald needs a board with init: systemd "
+					   "(board %s, %s)", plan->path, board->name,
+					   board->path ? board->path : "?");
 
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		ctx.step = &plan->steps[i];

@@ -125,6 +125,8 @@ int collect_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 	char fio_lines[FIO_ACKS_MAX][FIO_LINE_MAX];
 	const char *fio_verify[FIO_ACKS_MAX];
 	struct ev_journals journals = { 0 };
+	bool journald = plan_runs(ctx->plan, "journald");
+	struct ev_journald journald_check;
 	struct ev_fsck fsck;
 	struct judge_context c;
 	struct judgement j = { 0 };
@@ -133,6 +135,8 @@ int collect_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 	int rc;
 
 	if (journal && dut_verify(ctx->s, ctx->t.command * 2, &journals, err) < 0)
+		return -1;
+	if (journald && dut_journald_check(ctx->s, ctx->t.command * 2, &journald_check, err) < 0)
 		return -1;
 	for (size_t i = 0; i < ctx->fio_acked.n; i++) {
 		const struct fio_ack *k = &ctx->fio_acked.items[i];
@@ -150,7 +154,8 @@ int collect_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 	{
 		struct judge_failure f = {
 			.acked = acked, .journal = journal, .journals = &journals,
-			.fio = &ctx->fio_acked, .fio_verify = fio_verify, .fsck = &fsck,
+			.fio = &ctx->fio_acked, .fio_verify = fio_verify,
+			.journald = journald ? &journald_check : NULL, .fsck = &fsck,
 			.events = ev, .n_events = n,
 		};
 

@@ -15,8 +15,9 @@ int collect_order_after_hang(struct engine_ctx *ctx, struct results_cycle *cyc,
 /* Stop fio and keep what it had written (its verify state per filesystem) in ctx->fio_acked,
  * before a forced failed resume; nothing when the plan runs no fio. */
 int collect_fio_checkpoint(struct engine_ctx *ctx, struct rig_err *err);
-/* After the reboot that follows a forced failed resume: the journals against the
- * acknowledgements seen before the failure, fio's blocks, fsck, the console's events. */
+/* After the reboot that follows a forced failed resume: the journals (and journald's entries)
+ * against the acknowledgements seen before the failure, journald's own check when the plan runs
+ * it, fio's blocks, fsck, the console's events. */
 int collect_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 			  const struct acks *acked, struct rig_err *err);
 /* Judge and store: a helper for the steps' own verdicts (suspend, hibernate, wake). */

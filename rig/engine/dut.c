@@ -74,18 +74,21 @@ int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kind
 }
 
 int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, unsigned seconds,
-		     struct agent_reply *reply, struct rig_err *err)
+		     const char *systemctl_verb, struct agent_reply *reply, struct rig_err *err)
 {
-	char cmd[128];
+	char cmd[160];
 
-	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u", sleep_mode_name(mode),
-		 rtc_wake ? "rtc" : "external", seconds);
+	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u%s%s", sleep_mode_name(mode),
+		 rtc_wake ? "rtc" : "external", seconds, systemctl_verb ? " " : "",
+		 systemctl_verb ? systemctl_verb : "");
 	return session_send(s, cmd, reply, err);
 }
 
-int dut_send_hibernate(struct session *s, struct agent_reply *reply, struct rig_err *err)
+int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
+		       struct rig_err *err)
 {
-	return session_send(s, "rig-dut hibernate", reply, err);
+	return session_send(s, systemctl ? "rig-dut hibernate systemctl" : "rig-dut hibernate",
+			    reply, err);
 }
 
 int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
@@ -183,6 +186,18 @@ int dut_verify(struct session *s, unsigned timeout_s, struct ev_journals *out, s
 	if (run(s, "rig-dut verify", timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_verify(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_journald_check(struct session *s, unsigned timeout_s, struct ev_journald *out,
+		       struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut journald-check", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_journald(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);
 	return 0;
 }

@@ -33,9 +33,12 @@ int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kind
 /* The sleep commands return only after the board is back: they are sent, and the engine waits
  * for their reply while it watches the board (reply initialised here; parse it with
  * ev_parse_sleep once it has come). */
+/* systemctl_verb: enter the sleep through `systemctl VERB` (sleep_via_verb()); NULL: sysfs. */
 int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, unsigned seconds,
-		     struct agent_reply *reply, struct rig_err *err);
-int dut_send_hibernate(struct session *s, struct agent_reply *reply, struct rig_err *err);
+		     const char *systemctl_verb, struct agent_reply *reply, struct rig_err *err);
+/* systemctl: through `systemctl hibernate` instead of /sys/power/state. */
+int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
+		       struct rig_err *err);
 /* rig-dut pm-test LEVEL MODE, waited for: 0 replied (*out filled), 1 no reply in time (a hang),
  * -1 error. */
 int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
@@ -58,6 +61,9 @@ int dut_fio_checkpoint(struct session *s, unsigned timeout_s, struct fio_acks *o
 int dut_fio_verify(struct session *s, unsigned timeout_s, const struct fio_ack *k, char *line,
 		   size_t size, struct rig_err *err);
 int dut_verify(struct session *s, unsigned timeout_s, struct ev_journals *out, struct rig_err *err);
+/* rig-dut journald-check (systemd boards): journald's own view of its journal. */
+int dut_journald_check(struct session *s, unsigned timeout_s, struct ev_journald *out,
+		       struct rig_err *err);
 int dut_fsck(struct session *s, unsigned timeout_s, struct ev_fsck *out, struct rig_err *err);
 
 #endif

@@ -97,12 +97,17 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	bool slept;
 	int rc;
 
+	const char *verb = sleep_via_verb(st->via, false);
+	/* hybrid-sleep writes a hibernation image before it suspends */
+	unsigned suspend_s = ctx->t.suspend + (st->via == VIA_HYBRID_SLEEP ? ctx->t.hibernate : 0);
+
 	session_watch(ctx->s, st->mode == SLEEP_S2IDLE ? "PM: suspend-to-idle" : NULL);
-	if (dut_send_suspend(ctx->s, st->mode, st->wake == WAKE_RTC, st->seconds, &reply, err) < 0)
+	if (dut_send_suspend(ctx->s, st->mode, st->wake == WAKE_RTC, st->seconds, verb, &reply,
+			     err) < 0)
 		return -1;
-	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
+	session_say(ctx->s, "  phase suspend (timeout %us)", suspend_s);
 	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
-		       ms(ctx->t.suspend), &reply, err);
+		       ms(suspend_s), &reply, err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
 		agent_reply_free(&reply);
@@ -186,7 +191,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	int rc;
 
 	if (collect_fio_checkpoint(ctx, err) < 0 ||
-	    dut_send_suspend(ctx->s, st->mode, false, 0, &reply, err) < 0)
+	    dut_send_suspend(ctx->s, st->mode, false, 0, NULL, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
 	r = wait_board(ctx, WAIT_FOR_SUSPENDED, since, ms(ctx->t.suspend), &reply, err);
@@ -253,7 +258,7 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	int rc;
 
 	if ((!st->resume && collect_fio_checkpoint(ctx, err) < 0) ||
-	    dut_send_hibernate(ctx->s, &reply, err) < 0)
+	    dut_send_hibernate(ctx->s, st->via != VIA_SYSFS, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
 	r = wait_board(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);

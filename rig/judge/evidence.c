@@ -154,6 +154,17 @@ void ev_parse_verify(const char *const *lines, size_t n, struct ev_journals *out
 	}
 }
 
+void ev_parse_journald(const char *const *lines, size_t n, struct ev_journald *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(lines[i], "journald verify=", 16) == 0)
+			snprintf(out->line, sizeof(out->line), "%s", lines[i]);
+		else if (strncmp(lines[i], "journald ", 9) == 0 && out->n_said < EV_JOURNALD_SAID_MAX)
+			snprintf(out->said[out->n_said++], sizeof(out->said[0]), "%s", lines[i]);
+	}
+}
+
 void ev_parse_fsck(const char *const *lines, size_t n, struct ev_fsck *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -21,7 +21,7 @@
 
 #define EV_WRITERS_MAX 32
 #define EV_FILESYSTEMS_MAX 16
-#define EV_LINE_MAX 384
+#define EV_LINE_MAX 640
 
 /* rig-dut info: "kernel=... freeze_filesystems=0|1|absent sync_on_suspend=... boot_id=..." */
 struct ev_identity {
@@ -95,6 +95,18 @@ struct ev_journals {
 };
 
 void ev_parse_verify(const char *const *lines, size_t n, struct ev_journals *out);
+
+/* rig-dut journald-check (systemd boards): "journald verify=pass|fail verify_rc=N files=N
+ * bad_files=N renamed=N complaints=N corrupt_complaints=N", then "journald verify_output: ..."
+ * and "journald said: ..." lines (what journalctl --verify and journald itself said). */
+#define EV_JOURNALD_SAID_MAX 7
+struct ev_journald {
+	char line[EV_LINE_MAX];         /* the report ("" when there was none) */
+	char said[EV_JOURNALD_SAID_MAX][EV_LINE_MAX];
+	size_t n_said;
+};
+
+void ev_parse_journald(const char *const *lines, size_t n, struct ev_journald *out);
 
 /* rig-dut fsck: "fs=NAME fsck_rc=N" (then "fs=NAME fsck_output: ..." for a failure), or
  * "fs=NAME fsck=skipped reason=..." (not checked: no verdict). */

@@ -6,8 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/journald.h"
+#include "util/kv.h"
+
 /* The scan of writer id's journal: by the id its records carry, else the file the id names
- * ("<fs>-m<gen>": fs/mmap, "-w<gen>": fs/write) whatever its records say. */
+ * ("<fs>-m<gen>": fs/mmap, "-w<gen>": fs/write, "-j<gen>": journald's entries, fs/journald)
+ * whatever its records say. */
 static const struct ev_journal *journal_of(const struct ev_journals *js, const char *id,
 					   bool *same_writer)
 {
@@ -20,7 +24,8 @@ static const struct ev_journal *journal_of(const struct ev_journals *js, const c
 			return &js->files[i];
 	*same_writer = false;
 	ev_writer_fs(id, fs, sizeof(fs));
-	snprintf(file, sizeof(file), "%s/%s", fs, dash && dash[1] == 'w' ? "write" : "mmap");
+	snprintf(file, sizeof(file), "%s/%s", fs,
+		 !dash ? "mmap" : dash[1] == 'w' ? "write" : dash[1] == 'j' ? "journald" : "mmap");
 	for (size_t i = 0; js && i < js->n; i++)
 		if (strcmp(js->files[i].file, file) == 0)
 			return &js->files[i];
@@ -73,6 +78,24 @@ static int fio_no_loss(const struct judge_context *c, struct judgement *j, const
 			 r == RESULTS_VERDICT_PASS ? 0 : 1, err);
 }
 
+static int judge_journald(const struct judge_context *c, struct judgement *j,
+			  const struct ev_journald *jd, struct rig_err *err)
+{
+	const char *evidence[1 + EV_JOURNALD_SAID_MAX];
+	char detail[512];
+	enum results_verdict_result r = journald_judge(jd->line, detail, sizeof(detail));
+
+	evidence[0] = jd->line;
+	for (size_t i = 0; i < jd->n_said; i++)
+		evidence[1 + i] = jd->said[i];
+	if (judge_measure(j, "journald_renamed_files", NULL, (double)kv_long(jd->line, "renamed", 0),
+			  "files", err) < 0)
+		return -1;
+	return judge_add(c, j, "journald", NULL, r, detail,
+			 r == RESULTS_VERDICT_PASS ? NULL : evidence,
+			 r == RESULTS_VERDICT_PASS ? 0 : 1 + jd->n_said, err);
+}
+
 static int judge_fsck(const struct judge_context *c, struct judgement *j, const struct ev_fsck *f,
 		      struct rig_err *err)
 {
@@ -97,6 +120,8 @@ int judge_after_failure(const struct judge_context *c, struct judgement *j,
 	for (size_t i = 0; f->journal && i < f->acked->n; i++)
 		if (journal_no_loss(c, j, &f->acked->writers[i], f->journals, err) < 0)
 			return -1;
+	if (f->journald && judge_journald(c, j, f->journald, err) < 0)
+		return -1;
 	for (size_t i = 0; f->fio && i < f->fio->n; i++)
 		if (fio_no_loss(c, j, &f->fio->items[i], f->fio_verify ? f->fio_verify[i] : "", err) < 0)
 			return -1;

@@ -77,7 +77,9 @@ enum judge_seen { JUDGE_SEEN_NO, JUDGE_SEEN_YES, JUDGE_SEEN_UNKNOWN };
 
 /* suspend or pm-test (verdict names): passed when the command returned 0, the kernel counted
  * at least one successful suspend (pm-test: returned 0) and, where the host could watch (power
- * events, the console), the board was seen asleep. */
+ * events, the console), the board was seen asleep. A sleep systemd entered (the line says
+ * via=systemctl) also gets systemd's own report judged: the systemd-sleep verdict
+ * (judge/systemd_sleep.h) and systemd-sleep's times; so does a hibernation (judge_hibernate). */
 int judge_suspend(const struct judge_context *c, struct judgement *j, const char *verdict,
 		  const struct ev_sleep *s, enum judge_seen slept, struct rig_err *err);
 /* hibernate: restored (the old userspace answered with result 0), or how it failed. */
@@ -136,12 +138,14 @@ struct judge_failure {
 	const struct ev_journals *journals; /* rig-dut verify after the reboot */
 	const struct fio_acks *fio;         /* fio's checkpoint before the failure; NULL: none */
 	const char *const *fio_verify;      /* per fio ack, its rig-dut fio-verify line ("" none) */
+	const struct ev_journald *journald; /* rig-dut journald-check; NULL: the plan runs no journald */
 	const struct ev_fsck *fsck;
 	const struct judge_event *events;   /* the console's kernel events since the last cycle */
 	size_t n_events;
 };
 
-/* no-loss (journal against the acknowledgements, fio), fsck, clean-resume. */
+/* no-loss (journal and journald against the acknowledgements, fio), journald (its own view of
+ * its journal, judge/journald.h), fsck, clean-resume. */
 int judge_after_failure(const struct judge_context *c, struct judgement *j,
 			const struct judge_failure *f, struct rig_err *err);
 

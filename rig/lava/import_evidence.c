@@ -147,7 +147,9 @@ static int judge_failure_cycle(const struct cycle_facts *f, struct judgement *j,
 {
 	const struct lava_record *v = finished(verify, "rig-dut verify");
 	const struct lava_record *fsck = finished(verify, "rig-dut fsck");
+	const struct lava_record *jd = finished(verify, "rig-dut journald-check");
 	struct ev_journals journals = { 0 };
+	struct ev_journald journald = { 0 };
 	struct ev_fsck checks = { 0 };
 	struct judge_failure fail = {
 		.acked = &away->acked, .journal = journal, .journals = &journals, .fsck = &checks,
@@ -156,6 +158,10 @@ static int judge_failure_cycle(const struct cycle_facts *f, struct judgement *j,
 
 	if (v)
 		ev_parse_verify(lava_record_lines(v), v->reply.n_lines, &journals);
+	if (jd) {          /* recorded on a systemd board: journald's own view of its journal */
+		ev_parse_journald(lava_record_lines(jd), jd->reply.n_lines, &journald);
+		fail.journald = &journald;
+	}
 	if (fsck)
 		ev_parse_fsck(lava_record_lines(fsck), fsck->reply.n_lines, &checks);
 	if (judge_ack_gap(j, &away->acked, away->events, away->n_events, err) < 0)

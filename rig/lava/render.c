@@ -305,18 +305,22 @@ static void suite_name(char *buf, size_t size, int cycle, const char *kind)
 static int emit_suspend(struct renderer *r, const struct step *s, struct rig_err *err)
 {
 	const struct step_suspend *su = &s->u.suspend;
-	unsigned limit = su->seconds + r->t.suspend + r->t.resume;
+	const char *verb = sleep_via_verb(su->via, false);
+	/* as rig run: hybrid-sleep writes a hibernation image before it suspends */
+	unsigned limit = su->seconds + r->t.suspend + r->t.resume +
+			 (su->via == VIA_HYBRID_SLEEP ? r->t.hibernate : 0);
 	char suite[64], secs[16], timeout[16];
 	struct param params[] = {
 		{"MODE", sleep_mode_name(su->mode)}, {"SLEEP_SECONDS", secs}, {"PM_TEST", ""},
 		{"FSFREEZE", r->fsfreeze ? r->fsfreeze : ""}, {"TIMEOUT", timeout},
+		{"VIA", verb ? verb : ""},
 	};
 
 	suite_name(suite, sizeof(suite), r->cycle++, "suspend");
 	snprintf(secs, sizeof(secs), "%u", su->seconds);
 	snprintf(timeout, sizeof(timeout), "%u", limit);
 	r->fsfreeze = NULL;
-	return emit_test(r, suite, CYCLE_TEST, params, 5, minutes_of(limit) + 2, err);
+	return emit_test(r, suite, CYCLE_TEST, params, 6, minutes_of(limit) + 2, err);
 }
 
 static int emit_pm_test(struct renderer *r, const struct step *s, struct rig_err *err)
@@ -325,10 +329,11 @@ static int emit_pm_test(struct renderer *r, const struct step *s, struct rig_err
 	struct param params[] = {
 		{"MODE", sleep_mode_name(s->u.pm_test.mode)}, {"SLEEP_SECONDS", "0"},
 		{"PM_TEST", pm_test_level_name(s->u.pm_test.level)}, {"FSFREEZE", ""}, {"TIMEOUT", "120"},
+		{"VIA", ""},
 	};
 
 	suite_name(suite, sizeof(suite), r->cycle++, "pm_test");
-	return emit_test(r, suite, CYCLE_TEST, params, 5, 5, err);
+	return emit_test(r, suite, CYCLE_TEST, params, 6, 5, err);
 }
 
 /* The board goes away in the background; the next boot action is the power cut. */
@@ -365,6 +370,11 @@ static int emit_hibernate(struct renderer *r, const struct step *s, struct rig_e
 		{"ACTION", "hibernate"}, {"RESUME", "yes"}, {"MODE", "deep"}, {"TIMEOUT", timeout},
 	};
 
+	/* LAVA restores an image by an in-place reboot (/sys/power/disk = reboot); systemd's
+	 * hibernate writes its own HibernateMode: not rendered rather than rendered as sysfs. */
+	if (s->u.hibernate.via != VIA_SYSFS)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: hibernate via %s: a LAVA job hibernates "
+				   "through sysfs only", r->plan->path, sleep_via_name(s->u.hibernate.via));
 	if (!s->u.hibernate.resume)
 		return emit_forced_failed_resume(r, "hibernate", "hibernate", "deep", "rig_wait_poweroff",
 						 1, err);

@@ -82,6 +82,8 @@ struct fake_dut {
 	const struct evidence *script;  /* answer every command from this recorded evidence */
 	size_t n_script;
 	bool script_used[64];
+	bool via_systemctl;             /* the suspend asked for was "... suspend" (systemctl) */
+	bool systemd_fails;             /* systemd reports that sleep as failed */
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
@@ -197,6 +199,16 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 	    (f->warn_on_resume && fake_kernel(f, FAKE_WARNING) < 0) ||
 	    fake_kernel(f, "Restarting tasks: Done") < 0 || fake_kernel(f, "PM: suspend exit") < 0)
 		return -1;
+	if (f->via_systemctl)
+		return fake_reply(f, seq, 0,
+				  f->systemd_fails
+				  ? "result=1 successes=1 slept_s=1 last_failed_step= via=systemctl "
+				    "systemd_result=exit-code user_freeze=froze user_thaw=thawed "
+				    "sleep_pre_ms=300 sleep_post_ms=80 systemd_said=\"Failed to put system "
+				    "to sleep. System resumed again: Input/output error\"\n"
+				  : "result=0 successes=1 slept_s=1 last_failed_step= via=systemctl "
+				    "systemd_result=success user_freeze=froze user_thaw=thawed "
+				    "sleep_pre_ms=300 sleep_post_ms=80\n");
 	return fake_reply(f, seq, 0, "result=0 successes=1 slept_s=1 last_failed_step=\n");
 }
 
@@ -287,8 +299,10 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		return fake_reply(f, seq, 0, "trace=on clock=boot events=7\n");
 	if (strncmp(cmd, "rig-dut start-workloads ", 24) == 0)
 		return fake_reply(f, seq, 0, "workloads=1\n");
-	if (strncmp(cmd, "rig-dut suspend ", 16) == 0)
+	if (strncmp(cmd, "rig-dut suspend ", 16) == 0) {
+		f->via_systemctl = strlen(cmd) > 8 && strcmp(cmd + strlen(cmd) - 8, " suspend") == 0;
 		return fake_suspend(f, seq);
+	}
 	if (strcmp(cmd, "rig-dut trace-read") == 0)
 		return fake_trace_read(f, seq);
 	if (strcmp(cmd, "rig-dut alive") == 0)
@@ -470,6 +484,11 @@ static int setup_plan(void **state, const char *plan_file)
 static int setup_suspend(void **state)
 {
 	return setup_plan(state, DATA "suspend.yaml");
+}
+
+static int setup_systemctl(void **state)
+{
+	return setup_plan(state, DATA "suspend-systemctl.yaml");
 }
 
 static int setup_hang(void **state)
@@ -663,6 +682,32 @@ static void test_write_while_frozen_fails_stall(void **state)
 	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
 	assert_int_equal(verdicts(r, 0, "stall", "fail"), 1);
 	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+}
+
+/* A sleep through systemctl: rig-dut is asked for it, and systemd's report becomes the
+ * systemd-sleep verdict and the systemd-sleep timing measurements. */
+static void test_systemctl_suspend_is_judged_by_systemd(void **state)
+{
+	struct run *r = *state;
+
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1 suspend"), 1);
+	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+	assert_int_equal(verdicts(r, 0, "systemd-sleep", "pass"), 1);
+	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
+				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'systemd_sleep_pre_ms'"),
+			 300);
+}
+
+static void test_systemd_reported_failure_fails(void **state)
+{
+	struct run *r = *state;
+
+	r->fake.systemd_fails = true;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "systemd-sleep", "fail"), 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM verdicts WHERE name = 'systemd-sleep' AND "
+				     "detail LIKE '%%Result=exit-code%%Input/output error%%'"), 1);
 }
 
 static void test_warning_fails_clean_resume(void **state)
@@ -1026,6 +1071,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_clean_suspends, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_write_while_frozen_fails_stall, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_systemctl_suspend_is_judged_by_systemd,
+						setup_systemctl, teardown),
+		cmocka_unit_test_setup_teardown(test_systemd_reported_failure_fails, setup_systemctl,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume,
 						setup_suspend, teardown),

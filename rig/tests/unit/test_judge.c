@@ -217,12 +217,81 @@ static void no_loss_against_the_acknowledgements_seen(void **state)
 	judgement_free(&j);
 }
 
+/* A systemd board: journald's entries are no-loss evidence like a journal file's scan (rig-dut
+ * verify's journald scan, workloads/tests/rig-dut-journald.sh); journald's own check is the
+ * journald verdict; a sleep systemd entered gets systemd-sleep, one through sysfs does not. */
+static void systemd_board_from_evidence(void **state)
+{
+	struct judge_context c = { .board = &board, .kernel_version = "7.3.4", .knob_freeze_filesystems = 1 };
+	const char *verify[] = {
+		"journal=nvme-ext4/journald valid_prefix=3 records=5 torn=0 corrupt=0 holes=1 first_problem=4 id=nvme-ext4-j1a",
+	};
+	const char *check[] = {
+		"journald verify=fail verify_rc=1 files=3 bad_files=1 renamed=1 complaints=2 corrupt_complaints=1",
+		"journald verify_output: FAIL: /var/log/journal/x/system.journal~ (Bad message)",
+		"journald said: File /var/log/journal/x/system.journal corrupted or uncleanly shut down, renaming and replacing.",
+	};
+	const char *suspended[] = {
+		"result=1 successes=1 slept_s=1 last_failed_step= via=systemctl systemd_result=exit-code "
+		"user_freeze=froze user_thaw=thawed sleep_pre_ms=300 sleep_post_ms=80 "
+		"systemd_said=\"Failed to put system to sleep. System resumed again: Input/output error\"",
+	};
+	const char *by_sysfs[] = { "result=0 successes=1 slept_s=1 presync_ms=3 last_failed_step=" };
+	struct acks acked = { 0 };
+	struct ev_journals journals;
+	struct ev_journald journald;
+	struct ev_sleep sleep;
+	struct judgement j = { 0 };
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(acks_feed(&acked, "[ 9.0] rig-ack: id=nvme-ext4-j1a seq=3 boottime_ns=1", 0, 9.0), 1);
+	ev_parse_verify(verify, 1, &journals);
+	assert_true(journals.files[0].scanned);
+	ev_parse_journald(check, 3, &journald);
+	assert_int_equal(journald.n_said, 2);
+	{
+		struct judge_failure f = { .acked = &acked, .journal = true, .journals = &journals,
+					   .journald = &journald };
+
+		assert_int_equal(judge_after_failure(&c, &j, &f, &err), 0);
+	}
+	/* 3 acknowledged, 1..3 there: the hole at 4 is past the promise */
+	assert_int_equal(find(&j, "no-loss", "nvme-ext4")->result, RESULTS_VERDICT_PASS);
+	assert_int_equal(find(&j, "journald", NULL)->result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(find(&j, "journald", NULL)->detail, "1 of 3 files bad"));
+	judgement_free(&j);
+	/* 5 acknowledged: 4 and 5 are promised, 4 is missing */
+	assert_int_equal(acks_feed(&acked, "[ 9.5] rig-ack: id=nvme-ext4-j1a seq=5 boottime_ns=2", 0, 9.5), 1);
+	{
+		struct judge_failure f = { .acked = &acked, .journal = true, .journals = &journals };
+
+		assert_int_equal(judge_after_failure(&c, &j, &f, &err), 0);
+	}
+	assert_int_equal(find(&j, "no-loss", "nvme-ext4")->result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(find(&j, "no-loss", "nvme-ext4")->detail, "lost=2"));
+	judgement_free(&j);
+
+	ev_parse_sleep(suspended, 1, &sleep);
+	assert_int_equal(judge_suspend(&c, &j, "suspend", &sleep, JUDGE_SEEN_YES, &err), 0);
+	assert_int_equal(find(&j, "suspend", NULL)->result, RESULTS_VERDICT_FAIL);
+	assert_int_equal(find(&j, "systemd-sleep", NULL)->result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(find(&j, "systemd-sleep", NULL)->detail, "Input/output error"));
+	judgement_free(&j);
+	ev_parse_sleep(by_sysfs, 1, &sleep);
+	assert_int_equal(judge_suspend(&c, &j, "suspend", &sleep, JUDGE_SEEN_YES, &err), 0);
+	assert_int_equal(j.n_verdicts, 1);
+	judgement_free(&j);
+	acks_reset(&acked);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(resume_from_evidence),
 		cmocka_unit_test(known_issues_applied),
 		cmocka_unit_test(no_loss_against_the_acknowledgements_seen),
+		cmocka_unit_test(systemd_board_from_evidence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,41 @@ static void test_plan_timeouts_reach_the_job(void **state)
 	unlink(plan);
 }
 
+/* A plan that sleeps through systemd: the job's cycle asks rig-dut for the same systemctl sleep
+ * rig run does; a hibernation through systemctl is refused (LAVA restores an image by an
+ * in-place reboot, systemd's HibernateMode would power off) rather than rendered as sysfs. */
+static void test_systemctl_sleep_in_a_job(void **state)
+{
+	struct fixture *f = *state;
+	char plan[160];
+	FILE *p;
+
+	snprintf(plan, sizeof(plan), "%s/sys.yaml", f->dir);
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: sys\nworkloads: [journal]\n"
+	      "steps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3, via: systemctl}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu-debian", plan, "qemu-debian"), 0);
+	snprintf(f->job, sizeof(f->job), "%s/qemu-debian-sys.yaml", f->dir);
+	load_job(f);
+	{
+		char *text = NULL;
+		struct rig_err err = {0};
+
+		assert_int_equal(text_read_file(f->job, &text, &err), 0);
+		assert_non_null(strstr(text, "VIA='suspend'"));
+		free(text);
+	}
+	unlink(f->job);
+	f->job[0] = '\0';
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: sys\nworkloads: [journal]\nsteps:\n  - hibernate: {via: systemctl}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu-debian", plan, "qemu-debian"), RIG_EXIT_USAGE);
+	assert_non_null(strstr(f->errout, "through sysfs only"));
+	unlink(plan);
+}
+
 static void test_nightly_power_cut_and_unique_names(void **state)
 {
 	struct fixture *f = *state;
@@ -311,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_qemu_smoke_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_timeouts_reach_the_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_systemctl_sleep_in_a_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nightly_power_cut_and_unique_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_board_boots_over_tftp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),
