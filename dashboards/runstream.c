@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *text(struct run_stream *rs, const char *t, int *oom)
+static const char *kept(struct run_stream *rs, const char *t, int *oom)
 {
 	return arena_strndup(&rs->strings, t, t ? strlen(t) : 0, oom);
 }
@@ -20,10 +20,10 @@ static int read_cycle(struct run_stream *rs, const struct results_cursor *cur, i
 	c = &rs->cycle[rs->n_cycles++];
 	*c = (struct rs_cycle){
 		.idx = row.idx,
-		.step_kind = text(rs, row.step_kind, oom), .step_desc = text(rs, row.step_desc, oom),
-		.status = text(rs, row.status, oom), .hang_phase = text(rs, row.hang_phase, oom),
-		.kernel = text(rs, row.kernel_version, oom),
-		.console_tail = text(rs, row.console_tail, oom),
+		.step_kind = kept(rs, row.step_kind, oom), .step_desc = kept(rs, row.step_desc, oom),
+		.status = kept(rs, row.status, oom), .hang_phase = kept(rs, row.hang_phase, oom),
+		.kernel = kept(rs, row.kernel_version, oom),
+		.console_tail = kept(rs, row.console_tail, oom),
 		.started_at = row.started_at, .ended_at = row.ended_at,
 	};
 	return 0;
@@ -51,9 +51,9 @@ static int read_verdict(struct run_stream *rs, const struct results_cursor *cur,
 	if (c->n_verdicts++ == 0)
 		c->first_verdict = rs->n_verdicts;
 	rs->verdict[rs->n_verdicts++] = (struct rs_verdict){
-		.name = text(rs, row.name, oom), .filesystem = text(rs, row.filesystem, oom),
-		.result = text(rs, row.result, oom), .known_issue = text(rs, row.known_issue, oom),
-		.detail = text(rs, row.detail, oom),
+		.name = kept(rs, row.name, oom), .filesystem = kept(rs, row.filesystem, oom),
+		.result = kept(rs, row.result, oom), .known_issue = kept(rs, row.known_issue, oom),
+		.detail = kept(rs, row.detail, oom),
 	};
 	return 0;
 }
@@ -73,8 +73,8 @@ static int read_measurement(struct run_stream *rs, const struct results_cursor *
 	if (c->n_measurements++ == 0)
 		c->first_measurement = rs->n_measurements;
 	rs->measurement[rs->n_measurements++] = (struct rs_measurement){
-		.name = text(rs, row.name, oom), .filesystem = text(rs, row.filesystem, oom),
-		.unit = text(rs, row.unit, oom), .value = row.value,
+		.name = kept(rs, row.name, oom), .filesystem = kept(rs, row.filesystem, oom),
+		.unit = kept(rs, row.unit, oom), .value = row.value,
 	};
 	return 0;
 }
@@ -88,8 +88,8 @@ static int read_artefact(struct run_stream *rs, const struct results_cursor *cur
 		return -1;
 	results_cursor_artefact(cur, &row);
 	rs->artefact[rs->n_artefacts++] = (struct rs_artefact){
-		.cycle_idx = row.cycle_idx, .kind = text(rs, row.kind, oom),
-		.path = text(rs, row.path, oom),
+		.cycle_idx = row.cycle_idx, .kind = kept(rs, row.kind, oom),
+		.path = kept(rs, row.path, oom),
 	};
 	return 0;
 }

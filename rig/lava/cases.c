@@ -1,5 +1,6 @@
 #include "lava/cases.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +114,33 @@ double lava_parse_time(const char *text)
 		}
 	}
 	return (double)timegm(&tm) + frac;
+}
+
+const char *lava_bare_suite(const char *suite)
+{
+	const char *p = suite;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p != suite && *p == '_' ? p + 1 : suite;
+}
+
+int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
+{
+	const char *s = lava_bare_suite(suite);
+	size_t digits;
+	char number[16];
+	unsigned idx;
+
+	if (strncmp(s, "cycle-", 6))
+		return -1;
+	digits = strspn(s + 6, "0123456789");
+	if (digits == 0 || digits >= sizeof(number) || s[6 + digits] != '-' || !s[7 + digits])
+		return -1;
+	memcpy(number, s + 6, digits);
+	number[digits] = '\0';
+	if (parse_uint(number, 0, 1000000, &idx) < 0)
+		return -1;
+	snprintf(kind, kind_size, "%s", s + 7 + digits);
+	return (int)idx;
 }

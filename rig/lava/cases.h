@@ -65,4 +65,9 @@ int lava_cases_add_rest_item(const char *origin, size_t index, struct json_t *it
 /* "2023-01-31T12:00:01.123456" (UTC, optional Z or +00:00) -> unix seconds; 0 when unparsable. */
 double lava_parse_time(const char *text);
 
+/* Suite names: LAVA's "N_" ordering prefix stripped ("1_cycle-003-suspend" -> "cycle-003-suspend"). */
+const char *lava_bare_suite(const char *suite);
+/* "1_cycle-003-suspend" -> 3 and "suspend"; -1 when the suite is not a cycle. */
+int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size);
+
 #endif

@@ -15,36 +15,6 @@ struct run_facts {
 	double started_at;
 };
 
-/* Strip LAVA's "N_" ordering prefix of a suite name. */
-static const char *bare_suite(const char *suite)
-{
-	const char *p = suite;
-
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p != suite && *p == '_' ? p + 1 : suite;
-}
-
-int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
-{
-	const char *s = bare_suite(suite);
-	size_t digits;
-	char number[16];
-	unsigned idx;
-
-	if (strncmp(s, "cycle-", 6))
-		return -1;
-	digits = strspn(s + 6, "0123456789");
-	if (digits == 0 || digits >= sizeof(number) || s[6 + digits] != '-' || !s[7 + digits])
-		return -1;
-	memcpy(number, s + 6, digits);
-	number[digits] = '\0';
-	if (parse_uint(number, 0, 1000000, &idx) < 0)
-		return -1;
-	snprintf(kind, kind_size, "%s", s + 7 + digits);
-	return (int)idx;
-}
-
 static enum results_knob knob_of(const struct lava_case *c)
 {
 	if (!c->has_measurement || strcmp(c->result, "pass"))
@@ -74,7 +44,7 @@ static void gather_facts(const struct lava_cases *cases, struct run_facts *f)
 
 		if (c->logged > 0 && (f->started_at == 0 || c->logged < f->started_at))
 			f->started_at = c->logged;
-		if (!strncmp(bare_suite(c->suite), "rig-setup", 9))
+		if (!strncmp(lava_bare_suite(c->suite), "rig-setup", 9))
 			setup_fact(f, c);
 	}
 }

@@ -59,7 +59,4 @@ int lava_import_once(struct results_db *db, const struct lava_cases *cases,
 		     const struct lava_import_info *info, struct lava_import_outcome *out,
 		     struct rig_err *err);
 
-/* "1_cycle-003-suspend" -> 3 and "suspend"; -1 when the suite is not a cycle. */
-int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size);
-
 #endif

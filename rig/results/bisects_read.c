@@ -20,7 +20,7 @@ static const char steps_sql[] =
 
 #define STEP_TOP_COL 7
 
-static const char *text(sqlite3_stmt *st, int col)
+static const char *column_text(sqlite3_stmt *st, int col)
 {
 	return (const char *)sqlite3_column_text(st, col);
 }
@@ -53,8 +53,8 @@ static int bisect_row(sqlite3_stmt *st, const void *ctx)
 	const struct visit *v = ctx;
 	struct results_bisect_row r = {
 		.id = sqlite3_column_int64(st, 0),
-		.board = text(st, 1), .plan = text(st, 2), .good = text(st, 3), .bad = text(st, 4),
-		.status = text(st, 5), .result_commit = text(st, 6),
+		.board = column_text(st, 1), .plan = column_text(st, 2), .good = column_text(st, 3), .bad = column_text(st, 4),
+		.status = column_text(st, 5), .result_commit = column_text(st, 6),
 		.confidence = real(st, 7), .result_confidence = real(st, 8),
 		.started_at = real(st, 9), .ended_at = real(st, 10),
 	};
@@ -76,8 +76,8 @@ static int step_row(sqlite3_stmt *st, const void *ctx)
 	const struct visit *v = ctx;
 	struct results_bisect_step_row r = {
 		.bisect_id = sqlite3_column_int64(st, 0), .idx = sqlite3_column_int(st, 1),
-		.commit = text(st, 2), .cycles = sqlite3_column_int(st, 3),
-		.fails = sqlite3_column_int(st, 4), .verdict = text(st, 5), .at = real(st, 6),
+		.commit = column_text(st, 2), .cycles = sqlite3_column_int(st, 3),
+		.fails = sqlite3_column_int(st, 4), .verdict = column_text(st, 5), .at = real(st, 6),
 	};
 
 	/* the pairs present; a pair without a commit ends the list */
@@ -86,7 +86,7 @@ static int step_row(sqlite3_stmt *st, const void *ctx)
 
 		if (sqlite3_column_type(st, col) == SQLITE_NULL)
 			break;
-		r.top[i].commit = text(st, col);
+		r.top[i].commit = column_text(st, col);
 		r.top[i].p = real(st, col + 1);
 		r.n_top++;
 	}

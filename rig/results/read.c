@@ -18,7 +18,7 @@ void results_read_end(struct results_db *db)
 		(void)sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
 }
 
-static const char *text(sqlite3_stmt *st, int col)
+static const char *column_text(sqlite3_stmt *st, int col)
 {
 	return (const char *)sqlite3_column_text(st, col);
 }
@@ -37,7 +37,7 @@ static int knob(sqlite3_stmt *st, int col)
 /* The caller's callback and context, handed to the row readers. */
 struct visit {
 	results_run_fn run;
-	results_text_fn text;
+	results_text_fn each;
 	void *ctx;
 };
 
@@ -57,13 +57,13 @@ static int run_row(sqlite3_stmt *st, const void *ctx)
 	const struct visit *v = ctx;
 	struct results_run_row r = {
 		.id = sqlite3_column_int64(st, 0),
-		.board = text(st, 1), .night = text(st, 2), .kernel_version = text(st, 3),
-		.kernel_sha = text(st, 4), .plan = text(st, 5), .status = text(st, 6),
-		.console_log = text(st, 7), .host = text(st, 8),
+		.board = column_text(st, 1), .night = column_text(st, 2), .kernel_version = column_text(st, 3),
+		.kernel_sha = column_text(st, 4), .plan = column_text(st, 5), .status = column_text(st, 6),
+		.console_log = column_text(st, 7), .host = column_text(st, 8),
 		.knob_freeze_filesystems = knob(st, 9), .knob_sync_on_suspend = knob(st, 10),
 		.started_at = sqlite3_column_double(st, 11), .ended_at = real(st, 12),
 		.n_cycles = sqlite3_column_int(st, 13), .n_cycles_failed = sqlite3_column_int(st, 14),
-		.source = text(st, 15), .lava_job_id = text(st, 16), .lava_server = text(st, 17),
+		.source = column_text(st, 15), .lava_job_id = column_text(st, 16), .lava_server = column_text(st, 17),
 	};
 
 	return v->run(v->ctx, &r);
@@ -88,12 +88,12 @@ static int text_row(sqlite3_stmt *st, const void *ctx)
 {
 	const struct visit *v = ctx;
 
-	return v->text(v->ctx, text(st, 0));
+	return v->each(v->ctx, column_text(st, 0));
 }
 
 int results_each_night(struct results_db *db, results_text_fn fn, void *ctx, struct rig_err *err)
 {
-	struct visit v = { .text = fn, .ctx = ctx };
+	struct visit v = { .each = fn, .ctx = ctx };
 	sqlite3_stmt *st;
 
 	if (results_db_prepare(db, "SELECT DISTINCT night FROM runs ORDER BY night", &st, err))
@@ -179,9 +179,9 @@ void results_cursor_cycle(const struct results_cursor *c, struct results_cycle_r
 {
 	*row = (struct results_cycle_row){
 		.idx = cycle_idx(c),
-		.step_kind = text(c->st, 2), .step_desc = text(c->st, 3), .status = text(c->st, 4),
-		.hang_phase = text(c->st, 5), .kernel_version = text(c->st, 6),
-		.console_tail = text(c->st, 7),
+		.step_kind = column_text(c->st, 2), .step_desc = column_text(c->st, 3), .status = column_text(c->st, 4),
+		.hang_phase = column_text(c->st, 5), .kernel_version = column_text(c->st, 6),
+		.console_tail = column_text(c->st, 7),
 		.started_at = real(c->st, 8), .ended_at = real(c->st, 9),
 	};
 }
@@ -190,8 +190,8 @@ void results_cursor_verdict(const struct results_cursor *c, struct results_verdi
 {
 	*row = (struct results_verdict_row){
 		.cycle_idx = cycle_idx(c),
-		.name = text(c->st, 2), .filesystem = text(c->st, 3), .result = text(c->st, 4),
-		.known_issue = text(c->st, 5), .detail = text(c->st, 6),
+		.name = column_text(c->st, 2), .filesystem = column_text(c->st, 3), .result = column_text(c->st, 4),
+		.known_issue = column_text(c->st, 5), .detail = column_text(c->st, 6),
 	};
 }
 
@@ -200,7 +200,7 @@ void results_cursor_measurement(const struct results_cursor *c,
 {
 	*row = (struct results_measurement_row){
 		.cycle_idx = cycle_idx(c),
-		.name = text(c->st, 2), .filesystem = text(c->st, 3), .unit = text(c->st, 4),
+		.name = column_text(c->st, 2), .filesystem = column_text(c->st, 3), .unit = column_text(c->st, 4),
 		.value = sqlite3_column_double(c->st, 5),
 	};
 }
@@ -208,7 +208,7 @@ void results_cursor_measurement(const struct results_cursor *c,
 void results_cursor_artefact(const struct results_cursor *c, struct results_artefact_row *row)
 {
 	*row = (struct results_artefact_row){
-		.cycle_idx = cycle_idx(c), .kind = text(c->st, 2), .path = text(c->st, 3),
+		.cycle_idx = cycle_idx(c), .kind = column_text(c->st, 2), .path = column_text(c->st, 3),
 	};
 }
 
@@ -235,7 +235,7 @@ int results_known_history(struct results_db *db, const char *id, char *last, siz
 	if (ret == 0) {
 		rc = sqlite3_step(b.stmt);
 		if (rc == SQLITE_ROW) {
-			snprintf(last, size, "%s", text(b.stmt, 0) ? text(b.stmt, 0) : "");
+			snprintf(last, size, "%s", column_text(b.stmt, 0) ? column_text(b.stmt, 0) : "");
 			*nights_since = sqlite3_column_int(b.stmt, 1);
 		} else {
 			ret = results_db_fail(db, "known issue history", err);
