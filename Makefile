@@ -108,7 +108,7 @@ dashboard: rig
 
 # A real lava-run of the short job (one suspend, one power cut while suspended, verify after
 # LAVA's second boot) on the QEMU board, imported with rig lava import (~1 min).
-check-lava: rig kernel image
+check-lava: rig kernel image kernel-faults
 	RIG=out/bin/rig RIG_LAVA_RUN=1 bash tests/lava/run.sh
 
 lava-lab: rig
