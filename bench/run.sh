@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench — figures, never pass/fail. Each section prints "bench: NAME = VALUE UNIT".
 #
-#   BENCH=kernel,boot,rig,vbench,bisect   sections to run (default: all but kernel-cold)
+#   BENCH=kernel,boot,rig,vbench,bisect   sections to run (default: all but kernel-cold and
+#                                  image-debian; BENCH=image-debian times the Debian board's image build)
 #   BENCH_COLD=1                   also time a cold kernel build (no ccache: ~8-10 minutes)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,20 @@ fi
 if want boot; then
     # Power on to the agent's ready line, then power off (TCG).
     figure "boot to agent, QEMU board (TCG)" "$(seconds_of "$rig" boot --board qemu) s"
+    if [ -f out/image-debian/current/nvme.img ]; then
+        figure "boot to agent, Debian board (TCG, systemd)" "$(seconds_of "$rig" boot --board qemu-debian) s"
+    fi
+fi
+
+if want image-debian; then
+    # The Debian board's image from nothing but the .deb cache (mmdebstrap included), then with
+    # only the rig's files changed (the cached Debian base reused). BENCH=image-debian.
+    figure "Debian image, cold (mmdebstrap)" \
+        "$(OUT=$tmp/img RIG_CACHE=$tmp/cache seconds_of bash -c 'mkdir -p $RIG_CACHE && cp -r ~/.cache/suspend-rig/debian-debs ~/.cache/suspend-rig/apt-debian-image ~/.cache/suspend-rig/fio-* $RIG_CACHE/ 2>/dev/null; cp -r out/bin $OUT/ 2>/dev/null || { mkdir -p $OUT && cp -r out/bin $OUT/; }; image/debian/build.sh') s"
+    touch "$tmp/img/bin/journald-logger"; echo >>"$tmp/img/bin/journald-logger"
+    figure "Debian image, rig files changed (base reused)" \
+        "$(OUT=$tmp/img RIG_CACHE=$tmp/cache seconds_of image/debian/build.sh) s"
+    rm -rf "$tmp/img" "$tmp/cache"
 fi
 
 if want rig; then

@@ -1,7 +1,7 @@
 /*
- * Bump allocator for the strings of one run page: copied out of SQLite rows while the run loads,
- * all released at once when the next run starts. Saves a malloc/free per database string, which
- * dominates rendering time at 10,000 runs.
+ * Memory for the dashboard's loaders. A bump allocator for the strings of one run page: copied
+ * out of the database's rows while the run loads, all released at once when the next run starts
+ * (saves a malloc/free per database string, which dominates rendering time at 10,000 runs).
  */
 #ifndef RIG_DASHBOARD_ARENA_H
 #define RIG_DASHBOARD_ARENA_H

@@ -1,19 +1,18 @@
 /*
- * The bisects `rig bisect` stored (tables bisects and bisect_steps), loaded with two ordered
- * queries before any page is written: pages look them up in memory and never query per run.
- * Each step's posterior top 3 is taken out of its JSON by SQLite (json_extract), so a malformed
- * value reads as no posterior rather than failing the render.
+ * The bisects `rig bisect` stored, loaded with two ordered walks (results/bisects.h) before any
+ * page is written: pages look them up in memory and never query per run. A step's malformed
+ * posterior reads as none rather than failing the render.
  */
 #ifndef RIG_DASHBOARD_BISECTS_H
 #define RIG_DASHBOARD_BISECTS_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/bisects.h"
 #include "util/err.h"
 
-#define DASH_BISECT_TOP 3
+#define DASH_BISECT_TOP RESULTS_BISECT_TOP
 
 struct dash_bisect_top {
 	char *commit;
@@ -45,7 +44,7 @@ struct dash_bisects {
 	size_t n;
 };
 
-int dash_bisects_load(sqlite3 *sql, struct dash_bisects *b, struct rig_err *err);
+int dash_bisects_load(struct results_db *db, struct dash_bisects *b, struct rig_err *err);
 void dash_bisects_free(struct dash_bisects *b);
 
 /* Board's bisects are b->v[*first .. *first + return value). */

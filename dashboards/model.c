@@ -5,46 +5,35 @@
 #include <string.h>
 
 #include "dashboards/html.h"
-#include "dashboards/sql.h"
+#include "results/read.h"
+#include "util/array.h"
 
-/* %s: runs.lava_server, which schema version 1 databases (not migrated yet: the dashboard only
- * reads) lack. */
-static const char runs_sql[] =
-	"SELECT r.id, r.board, r.night, r.kernel_version, r.kernel_sha, r.plan, r.status,"
-	" r.console_log, r.host, r.knob_freeze_filesystems, r.knob_sync_on_suspend, r.started_at,"
-	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0), r.source, r.lava_job_id, %s"
-	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed"
-	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
-	" ORDER BY r.board, r.started_at, r.id";
-
-static const char nights_sql[] = "SELECT DISTINCT night FROM runs ORDER BY night";
-
-static int knob_column(sqlite3_stmt *st, int col)
+static char *copy(const char *text, bool *oom)
 {
-	return sqlite3_column_type(st, col) == SQLITE_NULL ? -1 : sqlite3_column_int(st, col);
+	char *c = text ? strdup(text) : NULL;
+
+	if (text && !c)
+		*oom = true;
+	return c;
 }
 
-static int read_run(sqlite3_stmt *st, struct dash_run *r)
+static int read_run(const struct results_run_row *row, struct dash_run *r)
 {
+	bool oom = false;
+
 	*r = (struct dash_run){
-		.id = sqlite3_column_int64(st, 0),
-		.board = dash_sql_text(st, 1), .night = dash_sql_text(st, 2),
-		.kernel = dash_sql_text(st, 3), .sha = dash_sql_text(st, 4),
-		.plan = dash_sql_text(st, 5), .status = dash_sql_text(st, 6),
-		.console_log = dash_sql_text(st, 7), .host = dash_sql_text(st, 8),
-		.knob_ff = knob_column(st, 9), .knob_sos = knob_column(st, 10),
-		.started_at = sqlite3_column_double(st, 11),
-		.ended_at = dash_sql_real(st, 12),
-		.n_cycles = sqlite3_column_int(st, 13), .n_cycles_failed = sqlite3_column_int(st, 14),
-		.source = dash_sql_text(st, 15), .lava_job_id = dash_sql_text(st, 16),
-		.lava_server = dash_sql_text(st, 17),
+		.id = row->id,
+		.board = copy(row->board, &oom), .night = copy(row->night, &oom),
+		.kernel = copy(row->kernel_version, &oom), .sha = copy(row->kernel_sha, &oom),
+		.plan = copy(row->plan, &oom), .status = copy(row->status, &oom),
+		.console_log = copy(row->console_log, &oom), .host = copy(row->host, &oom),
+		.knob_ff = row->knob_freeze_filesystems, .knob_sos = row->knob_sync_on_suspend,
+		.started_at = row->started_at, .ended_at = row->ended_at,
+		.n_cycles = row->n_cycles, .n_cycles_failed = row->n_cycles_failed,
+		.source = copy(row->source, &oom), .lava_job_id = copy(row->lava_job_id, &oom),
+		.lava_server = copy(row->lava_server, &oom),
 	};
-	return dash_sql_text_ok(st, 15, r->source) && dash_sql_text_ok(st, 16, r->lava_job_id) &&
-	       dash_sql_text_ok(st, 17, r->lava_server) &&
-	       dash_sql_text_ok(st, 1, r->board) && dash_sql_text_ok(st, 2, r->night) &&
-	       dash_sql_text_ok(st, 3, r->kernel) && dash_sql_text_ok(st, 4, r->sha) &&
-	       dash_sql_text_ok(st, 5, r->plan) && dash_sql_text_ok(st, 6, r->status) &&
-	       dash_sql_text_ok(st, 7, r->console_log) && dash_sql_text_ok(st, 8, r->host) ? 0 : -1;
+	return oom ? -1 : 0;
 }
 
 static void free_run(struct dash_run *r)
@@ -57,59 +46,51 @@ static void free_run(struct dash_run *r)
 	free(r->source), free(r->lava_job_id), free(r->lava_server);
 }
 
-static int has_lava_server(sqlite3 *sql)
-{
-	sqlite3_stmt *st;
-	int version = 0;
+struct loading {
+	struct dash_model *m;
+	size_t cap;
+	struct rig_err *err;
+};
 
-	if (sqlite3_prepare_v2(sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return version >= 2;
+static int add_run(void *ctx, const struct results_run_row *row)
+{
+	struct loading *l = ctx;
+	struct dash_model *m = l->m;
+
+	if (array_grow((void **)&m->runs, &l->cap, m->n_runs, sizeof(*m->runs)) ||
+	    read_run(row, &m->runs[m->n_runs]) != 0) {
+		if (m->n_runs < l->cap)
+			free_run(&m->runs[m->n_runs]);
+		return rig_err_set(l->err, RIG_EXIT_INFRA, "dashboard: out of memory loading runs");
+	}
+	m->n_runs++;
+	return 0;
 }
 
-static int load_runs(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
+static int add_night(void *ctx, const char *night)
 {
-	char text[sizeof(runs_sql) + 32];
-	size_t cap = 0;
-	sqlite3_stmt *st;
-	int rc;
+	struct loading *l = ctx;
+	struct dash_model *m = l->m;
 
-	snprintf(text, sizeof(text), runs_sql, has_lava_server(sql) ? "r.lava_server" : "NULL");
-	if (dash_sql_prepare(sql, text, &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dash_grow((void **)&m->runs, &cap, m->n_runs, sizeof(*m->runs)) ||
-		    read_run(st, &m->runs[m->n_runs]) != 0) {
-			if (m->n_runs < cap)
-				free_run(&m->runs[m->n_runs]);
-			sqlite3_finalize(st);
-			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory loading runs");
-		}
-		m->n_runs++;
-	}
-	return dash_sql_finish(sql, st, rc, "runs", err);
+	if (array_grow((void **)&m->nights, &l->cap, m->n_nights, sizeof(*m->nights)) ||
+	    !(m->nights[m->n_nights] = strdup(night ? night : "")))
+		return rig_err_set(l->err, RIG_EXIT_INFRA, "dashboard: out of memory loading nights");
+	m->n_nights++;
+	return 0;
 }
 
-static int load_nights(sqlite3 *sql, struct dash_model *m, struct rig_err *err)
+static int load_runs(struct results_db *db, struct dash_model *m, struct rig_err *err)
 {
-	size_t cap = 0;
-	sqlite3_stmt *st;
-	int rc;
+	struct loading l = { .m = m, .err = err };
 
-	if (dash_sql_prepare(sql, nights_sql, &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dash_grow((void **)&m->nights, &cap, m->n_nights, sizeof(*m->nights)) ||
-		    !(m->nights[m->n_nights] = dash_sql_text(st, 0))) {
-			sqlite3_finalize(st);
-			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory loading nights");
-		}
-		m->n_nights++;
-	}
-	return dash_sql_finish(sql, st, rc, "nights", err);
+	return results_each_run(db, add_run, &l, err);
+}
+
+static int load_nights(struct results_db *db, struct dash_model *m, struct rig_err *err)
+{
+	struct loading l = { .m = m, .err = err };
+
+	return results_each_night(db, add_night, &l, err);
 }
 
 static int group_boards(struct dash_model *m, struct rig_err *err)
@@ -123,7 +104,7 @@ static int group_boards(struct dash_model *m, struct rig_err *err)
 			m->boards[m->n_boards - 1].n_runs++;
 			continue;
 		}
-		if (dash_grow((void **)&m->boards, &cap, m->n_boards, sizeof(*m->boards)))
+		if (array_grow((void **)&m->boards, &cap, m->n_boards, sizeof(*m->boards)))
 			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory");
 		b = &m->boards[m->n_boards++];
 		*b = (struct dash_board){ .name = m->runs[i].board, .first = i, .n_runs = 1 };
@@ -132,18 +113,18 @@ static int group_boards(struct dash_model *m, struct rig_err *err)
 	return 0;
 }
 
-int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err)
+int dash_model_load(struct results_db *db, struct dash_model *model, struct rig_err *err)
 {
 	int ret;
 
 	*model = (struct dash_model){ 0 };
-	ret = load_runs(sql, model, err);
+	ret = load_runs(db, model, err);
 	if (!ret)
-		ret = load_nights(sql, model, err);
+		ret = load_nights(db, model, err);
 	if (!ret)
 		ret = group_boards(model, err);
 	if (!ret)
-		ret = dash_bisects_load(sql, &model->bisects, err);
+		ret = dash_bisects_load(db, &model->bisects, err);
 	if (ret)
 		dash_model_free(model);
 	return ret;
@@ -213,7 +194,7 @@ static struct dash_verdict_sum *sum_for(struct dash_run *r, size_t *cap, const c
 		at++;
 	if (at < r->n_verdicts && cmp == 0)
 		return &r->verdicts[at];
-	if (dash_grow((void **)&r->verdicts, cap, r->n_verdicts, sizeof(*r->verdicts)))
+	if (array_grow((void **)&r->verdicts, cap, r->n_verdicts, sizeof(*r->verdicts)))
 		return NULL;
 	memmove(&r->verdicts[at + 1], &r->verdicts[at], (r->n_verdicts - at) * sizeof(*r->verdicts));
 	r->verdicts[at] = (struct dash_verdict_sum){ .name = strdup(name) };

@@ -1,6 +1,6 @@
 /*
- * What the overview pages (index, boards) need: the runs with their cycle counts (one query with
- * a GROUP BY over cycles) and the distinct nights. Each run's verdict summary (pass/fail/known
+ * What the overview pages (index, boards) need: the runs with their cycle counts and the
+ * distinct nights (results/read.h, one query each). Each run's verdict summary (pass/fail/known
  * counts per verdict name) is filled by dash_run_summarize() while the run pages stream every
  * verdict once anyway (runstream.h): a GROUP BY over all verdicts was a third of render time.
  * The bisects come along (bisects.h): few rows, read once.
@@ -8,12 +8,12 @@
 #ifndef RIG_DASHBOARD_MODEL_H
 #define RIG_DASHBOARD_MODEL_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dashboards/bisects.h"
 #include "dashboards/runstream.h"
+#include "results/db.h"
 #include "util/err.h"
 
 #define DASH_STEM_MAX 128
@@ -57,7 +57,7 @@ struct dash_model {
 	struct dash_bisects bisects;         /* a board may have bisects before it has runs */
 };
 
-int dash_model_load(sqlite3 *sql, struct dash_model *model, struct rig_err *err);
+int dash_model_load(struct results_db *db, struct dash_model *model, struct rig_err *err);
 void dash_model_free(struct dash_model *model);
 
 /* The board called name, or NULL when it has no runs (so no page). */

@@ -293,7 +293,7 @@ static int write_run(const struct dash_site *site, const struct dash_model *m,
 	return html_page_close(f, rel, err);
 }
 
-int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, struct dash_model *m,
+int dash_write_run_pages(const struct dash_site *site, struct results_db *db, struct dash_model *m,
 			 size_t *n_cycles, struct rig_err *err)
 {
 	struct dash_run **by_id = dash_runs_by_id(m, err);
@@ -303,7 +303,7 @@ int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, struct dash
 	*n_cycles = 0;
 	if (!by_id)
 		return -1;
-	if (run_stream_open(sql, &rs, err)) {
+	if (run_stream_open(db, &rs, err)) {
 		free(by_id);
 		return -1;
 	}

@@ -2,7 +2,6 @@
 #ifndef RIG_DASHBOARD_PAGES_H
 #define RIG_DASHBOARD_PAGES_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -26,7 +25,7 @@ int dash_write_board_pages(const struct dash_site *site, const struct dash_model
  * Streams cycles, verdicts, measurements and artefacts once each, in run order, and fills each
  * run's verdict summary on the way: call it before the board and index pages.
  */
-int dash_write_run_pages(const struct dash_site *site, sqlite3 *sql, struct dash_model *m,
+int dash_write_run_pages(const struct dash_site *site, struct results_db *db, struct dash_model *m,
 			 size_t *n_cycles, struct rig_err *err);
 
 /* bisects/<id>.html, one per bisect (page_bisect.c). */

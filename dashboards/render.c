@@ -12,7 +12,7 @@
 
 #include "dashboards/model.h"
 #include "dashboards/pages.h"
-#include "dashboards/sql.h"
+#include "results/read.h"
 
 static int make_dir(const char *path, struct rig_err *err)
 {
@@ -48,16 +48,16 @@ static int make_dirs(const char *out, struct rig_err *err)
 	return make_dir(path, err);
 }
 
-static int write_site(const struct dash_site *site, sqlite3 *sql, struct dash_stats *stats,
-		      struct rig_err *err)
+static int write_site(const struct dash_site *site, struct results_db *db,
+		      struct dash_stats *stats, struct rig_err *err)
 {
 	struct dash_model model;
 	int ret;
 
-	if (dash_model_load(sql, &model, err))
+	if (dash_model_load(db, &model, err))
 		return -1;
 	/* Index last: a half-written site never shows a matrix linking to missing pages. */
-	ret = dash_write_run_pages(site, sql, &model, &stats->cycles, err);
+	ret = dash_write_run_pages(site, db, &model, &stats->cycles, err);
 	if (!ret)
 		ret = dash_write_board_pages(site, &model, err);
 	if (!ret)
@@ -85,7 +85,7 @@ int dash_render(const struct dash_options *opt, struct dash_stats *stats, struct
 	struct dash_site site = { .out_dir = opt->out_dir, .out_abs = out_abs, .cwd = cwd,
 				  .nights = opt->nights, .generated = generated };
 	double start = monotonic_seconds();
-	sqlite3 *sql;
+	struct results_db *db;
 	int ret;
 
 	*stats = (struct dash_stats){ 0 };
@@ -95,15 +95,14 @@ int dash_render(const struct dash_options *opt, struct dash_stats *stats, struct
 	if (!realpath(opt->out_dir, out_abs) || !getcwd(cwd, sizeof(cwd)))
 		return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: %s: %s", opt->out_dir,
 				   strerror(errno));
-	if (dash_sql_open(opt->db_path, &sql, err))
+	if (results_open(opt->db_path, RESULTS_OPEN_READ, &db, err))
 		return -1;
 	/* One read transaction: every page sees the same snapshot while a rig keeps writing. */
-	ret = dash_sql_exec(sql, "BEGIN", err);
+	ret = results_read_begin(db, err);
 	if (!ret)
-		ret = write_site(&site, sql, stats, err);
-	if (!ret)
-		ret = dash_sql_exec(sql, "COMMIT", err);
-	sqlite3_close(sql);
+		ret = write_site(&site, db, stats, err);
+	results_read_end(db);
+	results_close(db);
 	stats->seconds = monotonic_seconds() - start;
 	return ret;
 }

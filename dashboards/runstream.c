@@ -1,81 +1,30 @@
 #include "dashboards/runstream.h"
+#include "util/array.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboards/sql.h"
-
-/* The UNIQUE (run_id, idx) index of cycles gives these orders without a sort. */
-static const char cycles_sql[] =
-	"SELECT run_id, idx, step_kind, step_desc, status, hang_phase, kernel_version, console_tail,"
-	" started_at, ended_at FROM cycles ORDER BY run_id, idx";
-static const char verdicts_sql[] =
-	"SELECT c.run_id, c.idx, v.name, v.filesystem, v.result, v.known_issue, v.detail"
-	" FROM cycles c JOIN verdicts v ON v.cycle_id = c.id ORDER BY c.run_id, c.idx, v.id";
-static const char measurements_sql[] =
-	"SELECT c.run_id, c.idx, m.name, m.filesystem, m.unit, m.value"
-	" FROM cycles c JOIN measurements m ON m.cycle_id = c.id ORDER BY c.run_id, c.idx, m.id";
-static const char artefacts_sql[] =
-	"SELECT a.run_id, c.idx, a.kind, a.path FROM artefacts a"
-	" LEFT JOIN cycles c ON c.id = a.cycle_id ORDER BY a.run_id, a.id";
-
-static int cursor_open(struct run_stream *rs, struct rs_cursor *c, const char *text,
-		       struct rig_err *err)
+static const char *kept(struct run_stream *rs, const char *t, int *oom)
 {
-	if (dash_sql_prepare(rs->sql, text, &c->st, err))
-		return -1;
-	c->rc = sqlite3_step(c->st);
-	return 0;
+	return arena_strndup(&rs->strings, t, t ? strlen(t) : 0, oom);
 }
 
-static int cursor_next(struct run_stream *rs, struct rs_cursor *c, struct rig_err *err)
+static int read_cycle(struct run_stream *rs, const struct results_cursor *cur, int *oom)
 {
-	c->rc = sqlite3_step(c->st);
-	if (c->rc != SQLITE_ROW && c->rc != SQLITE_DONE)
-		return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: reading run details: %s",
-				   sqlite3_errmsg(rs->sql));
-	return 0;
-}
-
-/* Run id of the current row; INT64_MAX once the cursor is done. */
-static int64_t cursor_run(const struct rs_cursor *c)
-{
-	return c->rc == SQLITE_ROW ? sqlite3_column_int64(c->st, 0) : INT64_MAX;
-}
-
-/* Skip rows of runs that are not in the model (none, normally: foreign keys forbid orphans). */
-static int cursor_seek(struct run_stream *rs, struct rs_cursor *c, int64_t run_id,
-		       struct rig_err *err)
-{
-	if (c->rc != SQLITE_ROW && c->rc != SQLITE_DONE)
-		return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: reading run details: %s",
-				   sqlite3_errmsg(rs->sql));
-	while (cursor_run(c) < run_id)
-		if (cursor_next(rs, c, err))
-			return -1;
-	return 0;
-}
-
-static const char *text(struct run_stream *rs, sqlite3_stmt *st, int col, int *oom)
-{
-	const char *t = (const char *)sqlite3_column_text(st, col);
-
-	return arena_strndup(&rs->strings, t, t ? (size_t)sqlite3_column_bytes(st, col) : 0, oom);
-}
-
-static int read_cycle(struct run_stream *rs, sqlite3_stmt *st, int *oom)
-{
+	struct results_cycle_row row;
 	struct rs_cycle *c;
 
-	if (dash_grow((void **)&rs->cycle, &rs->cap_cycles, rs->n_cycles, sizeof(*rs->cycle)))
+	if (array_grow((void **)&rs->cycle, &rs->cap_cycles, rs->n_cycles, sizeof(*rs->cycle)))
 		return -1;
+	results_cursor_cycle(cur, &row);
 	c = &rs->cycle[rs->n_cycles++];
 	*c = (struct rs_cycle){
-		.idx = sqlite3_column_int(st, 1),
-		.step_kind = text(rs, st, 2, oom), .step_desc = text(rs, st, 3, oom),
-		.status = text(rs, st, 4, oom), .hang_phase = text(rs, st, 5, oom),
-		.kernel = text(rs, st, 6, oom), .console_tail = text(rs, st, 7, oom),
-		.started_at = dash_sql_real(st, 8), .ended_at = dash_sql_real(st, 9),
+		.idx = row.idx,
+		.step_kind = kept(rs, row.step_kind, oom), .step_desc = kept(rs, row.step_desc, oom),
+		.status = kept(rs, row.status, oom), .hang_phase = kept(rs, row.hang_phase, oom),
+		.kernel = kept(rs, row.kernel_version, oom),
+		.console_tail = kept(rs, row.console_tail, oom),
+		.started_at = row.started_at, .ended_at = row.ended_at,
 	};
 	return 0;
 }
@@ -88,79 +37,90 @@ static struct rs_cycle *cycle_at(struct run_stream *rs, int idx, size_t *k)
 	return *k < rs->n_cycles && rs->cycle[*k].idx == idx ? &rs->cycle[*k] : NULL;
 }
 
-static int read_verdict(struct run_stream *rs, sqlite3_stmt *st, size_t *k, int *oom)
+static int read_verdict(struct run_stream *rs, const struct results_cursor *cur, size_t *k,
+			int *oom)
 {
-	struct rs_cycle *c = cycle_at(rs, sqlite3_column_int(st, 1), k);
+	struct results_verdict_row row;
+	struct rs_cycle *c;
 
-	if (!c)
+	results_cursor_verdict(cur, &row);
+	if (!(c = cycle_at(rs, row.cycle_idx, k)))
 		return 0;
-	if (dash_grow((void **)&rs->verdict, &rs->cap_verdicts, rs->n_verdicts, sizeof(*rs->verdict)))
+	if (array_grow((void **)&rs->verdict, &rs->cap_verdicts, rs->n_verdicts, sizeof(*rs->verdict)))
 		return -1;
 	if (c->n_verdicts++ == 0)
 		c->first_verdict = rs->n_verdicts;
 	rs->verdict[rs->n_verdicts++] = (struct rs_verdict){
-		.name = text(rs, st, 2, oom), .filesystem = text(rs, st, 3, oom),
-		.result = text(rs, st, 4, oom), .known_issue = text(rs, st, 5, oom),
-		.detail = text(rs, st, 6, oom),
+		.name = kept(rs, row.name, oom), .filesystem = kept(rs, row.filesystem, oom),
+		.result = kept(rs, row.result, oom), .known_issue = kept(rs, row.known_issue, oom),
+		.detail = kept(rs, row.detail, oom),
 	};
 	return 0;
 }
 
-static int read_measurement(struct run_stream *rs, sqlite3_stmt *st, size_t *k, int *oom)
+static int read_measurement(struct run_stream *rs, const struct results_cursor *cur, size_t *k,
+			    int *oom)
 {
-	struct rs_cycle *c = cycle_at(rs, sqlite3_column_int(st, 1), k);
+	struct results_measurement_row row;
+	struct rs_cycle *c;
 
-	if (!c)
+	results_cursor_measurement(cur, &row);
+	if (!(c = cycle_at(rs, row.cycle_idx, k)))
 		return 0;
-	if (dash_grow((void **)&rs->measurement, &rs->cap_measurements, rs->n_measurements,
+	if (array_grow((void **)&rs->measurement, &rs->cap_measurements, rs->n_measurements,
 		      sizeof(*rs->measurement)))
 		return -1;
 	if (c->n_measurements++ == 0)
 		c->first_measurement = rs->n_measurements;
 	rs->measurement[rs->n_measurements++] = (struct rs_measurement){
-		.name = text(rs, st, 2, oom), .filesystem = text(rs, st, 3, oom),
-		.unit = text(rs, st, 4, oom), .value = sqlite3_column_double(st, 5),
+		.name = kept(rs, row.name, oom), .filesystem = kept(rs, row.filesystem, oom),
+		.unit = kept(rs, row.unit, oom), .value = row.value,
 	};
 	return 0;
 }
 
-static int read_artefact(struct run_stream *rs, sqlite3_stmt *st, int *oom)
+static int read_artefact(struct run_stream *rs, const struct results_cursor *cur, int *oom)
 {
-	if (dash_grow((void **)&rs->artefact, &rs->cap_artefacts, rs->n_artefacts,
+	struct results_artefact_row row;
+
+	if (array_grow((void **)&rs->artefact, &rs->cap_artefacts, rs->n_artefacts,
 		      sizeof(*rs->artefact)))
 		return -1;
+	results_cursor_artefact(cur, &row);
 	rs->artefact[rs->n_artefacts++] = (struct rs_artefact){
-		.cycle_idx = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1),
-		.kind = text(rs, st, 2, oom), .path = text(rs, st, 3, oom),
+		.cycle_idx = row.cycle_idx, .kind = kept(rs, row.kind, oom),
+		.path = kept(rs, row.path, oom),
 	};
 	return 0;
 }
 
-enum table { CYCLES, VERDICTS, MEASUREMENTS, ARTEFACTS };
-
-static int read_row(struct run_stream *rs, enum table t, sqlite3_stmt *st, size_t *k, int *oom)
+static int read_row(struct run_stream *rs, enum results_detail t, const struct results_cursor *c,
+		    size_t *k, int *oom)
 {
 	switch (t) {
-	case CYCLES: return read_cycle(rs, st, oom);
-	case VERDICTS: return read_verdict(rs, st, k, oom);
-	case MEASUREMENTS: return read_measurement(rs, st, k, oom);
-	case ARTEFACTS: return read_artefact(rs, st, oom);
+	case RESULTS_DETAIL_CYCLES: return read_cycle(rs, c, oom);
+	case RESULTS_DETAIL_VERDICTS: return read_verdict(rs, c, k, oom);
+	case RESULTS_DETAIL_MEASUREMENTS: return read_measurement(rs, c, k, oom);
+	case RESULTS_DETAIL_ARTEFACTS: return read_artefact(rs, c, oom);
 	}
 	return -1;
 }
 
-static int load_table(struct run_stream *rs, enum table t, struct rs_cursor *c, int64_t run_id,
-		      struct rig_err *err)
+/* Rows of runs that are not in the model are skipped (none, normally: foreign keys forbid
+ * orphans), then the run's own rows are read. */
+static int load_table(struct run_stream *rs, enum results_detail t, struct results_cursor *c,
+		      int64_t run_id, struct rig_err *err)
 {
 	size_t k = 0;
 	int oom = 0;
 
-	if (cursor_seek(rs, c, run_id, err))
-		return -1;
-	while (cursor_run(c) == run_id) {
-		if (read_row(rs, t, c->st, &k, &oom) || oom)
+	while (results_cursor_run(c) < run_id)
+		if (results_cursor_next(c, err))
+			return -1;
+	while (results_cursor_run(c) == run_id) {
+		if (read_row(rs, t, c, &k, &oom) || oom)
 			return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory");
-		if (cursor_next(rs, c, err))
+		if (results_cursor_next(c, err))
 			return -1;
 	}
 	return 0;
@@ -170,21 +130,21 @@ int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err)
 {
 	arena_reset(&rs->strings);
 	rs->n_cycles = rs->n_verdicts = rs->n_measurements = rs->n_artefacts = 0;
-	if (load_table(rs, CYCLES, &rs->cycles, run_id, err) ||
-	    load_table(rs, VERDICTS, &rs->verdicts, run_id, err) ||
-	    load_table(rs, MEASUREMENTS, &rs->measurements, run_id, err) ||
-	    load_table(rs, ARTEFACTS, &rs->artefacts, run_id, err))
+	if (load_table(rs, RESULTS_DETAIL_CYCLES, rs->cycles, run_id, err) ||
+	    load_table(rs, RESULTS_DETAIL_VERDICTS, rs->verdicts, run_id, err) ||
+	    load_table(rs, RESULTS_DETAIL_MEASUREMENTS, rs->measurements, run_id, err) ||
+	    load_table(rs, RESULTS_DETAIL_ARTEFACTS, rs->artefacts, run_id, err))
 		return -1;
 	return 0;
 }
 
-int run_stream_open(sqlite3 *sql, struct run_stream *rs, struct rig_err *err)
+int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err *err)
 {
-	*rs = (struct run_stream){ .sql = sql };
-	if (cursor_open(rs, &rs->cycles, cycles_sql, err) ||
-	    cursor_open(rs, &rs->verdicts, verdicts_sql, err) ||
-	    cursor_open(rs, &rs->measurements, measurements_sql, err) ||
-	    cursor_open(rs, &rs->artefacts, artefacts_sql, err)) {
+	*rs = (struct run_stream){ 0 };
+	if (results_cursor_open(db, RESULTS_DETAIL_CYCLES, &rs->cycles, err) ||
+	    results_cursor_open(db, RESULTS_DETAIL_VERDICTS, &rs->verdicts, err) ||
+	    results_cursor_open(db, RESULTS_DETAIL_MEASUREMENTS, &rs->measurements, err) ||
+	    results_cursor_open(db, RESULTS_DETAIL_ARTEFACTS, &rs->artefacts, err)) {
 		run_stream_close(rs);
 		return -1;
 	}
@@ -193,10 +153,10 @@ int run_stream_open(sqlite3 *sql, struct run_stream *rs, struct rig_err *err)
 
 void run_stream_close(struct run_stream *rs)
 {
-	sqlite3_finalize(rs->cycles.st);
-	sqlite3_finalize(rs->verdicts.st);
-	sqlite3_finalize(rs->measurements.st);
-	sqlite3_finalize(rs->artefacts.st);
+	results_cursor_close(rs->cycles);
+	results_cursor_close(rs->verdicts);
+	results_cursor_close(rs->measurements);
+	results_cursor_close(rs->artefacts);
 	arena_free(&rs->strings);
 	free(rs->cycle), free(rs->verdict), free(rs->measurement), free(rs->artefact);
 	*rs = (struct run_stream){ 0 };

@@ -1,16 +1,17 @@
 /*
- * The detail of run pages, read with one query per table for the whole database, each ordered by
- * run (and cycle), and consumed in step: loading run N reads exactly its rows from each cursor.
- * So rendering is linear in the history and only one run is in memory at a time.
+ * The detail of run pages, read through one results cursor per table for the whole database
+ * (results/read.h), each ordered by run (and cycle), and consumed in step: loading run N reads
+ * exactly its rows from each cursor. So rendering is linear in the history and only one run is
+ * in memory at a time.
  */
 #ifndef RIG_DASHBOARD_RUNSTREAM_H
 #define RIG_DASHBOARD_RUNSTREAM_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dashboards/arena.h"
+#include "results/read.h"
 #include "util/err.h"
 
 struct rs_verdict {
@@ -35,14 +36,8 @@ struct rs_artefact {
 	const char *kind, *path;
 };
 
-struct rs_cursor {
-	sqlite3_stmt *st;
-	int rc;                                    /* last sqlite3_step() result */
-};
-
 struct run_stream {
-	sqlite3 *sql;
-	struct rs_cursor cycles, verdicts, measurements, artefacts;
+	struct results_cursor *cycles, *verdicts, *measurements, *artefacts;
 	struct arena strings;
 	/* The loaded run; arrays keep their capacity from run to run. */
 	struct rs_cycle *cycle;
@@ -55,7 +50,7 @@ struct run_stream {
 	size_t n_artefacts, cap_artefacts;
 };
 
-int run_stream_open(sqlite3 *sql, struct run_stream *rs, struct rig_err *err);
+int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err *err);
 /* Load run_id; runs must be asked for in increasing id order. */
 int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err);
 void run_stream_close(struct run_stream *rs);

@@ -1,9 +1,8 @@
 /*
  * A synthetic results history for benchmarking the dashboard (rig dashboard --synthetic-runs):
  * boards take turns, one run per board per night, with mostly passing runs and some failing,
- * known-issue and infra runs, in a fixed pseudo-random pattern. Rows are inserted in one
- * transaction straight through SQLite, since going cycle by cycle through results_cycle_commit()
- * would make filling take longer than the render it is there to measure.
+ * known-issue and infra runs, in a fixed pseudo-random pattern. Written through the results API
+ * (results/ owns all SQL) in one batch, cycle by cycle as rig run writes them.
  */
 #ifndef RIG_DASHBOARD_SYNTH_H
 #define RIG_DASHBOARD_SYNTH_H

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboards/sql.h"
+#include "util/array.h"
 
 /* Linear search: a board has a handful of verdict names, kernels and knob settings. */
 struct tally_row *tally_row(struct tally *t, const char *key)
@@ -11,7 +11,7 @@ struct tally_row *tally_row(struct tally *t, const char *key)
 	for (size_t i = t->n; i-- > 0;)
 		if (strcmp(t->rows[i].key, key) == 0)
 			return &t->rows[i];
-	if (dash_grow((void **)&t->rows, &t->cap, t->n, sizeof(*t->rows)))
+	if (array_grow((void **)&t->rows, &t->cap, t->n, sizeof(*t->rows)))
 		return NULL;
 	t->rows[t->n] = (struct tally_row){ .key = key };
 	return &t->rows[t->n++];

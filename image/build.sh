@@ -55,6 +55,7 @@ mkdir -p "$stage/usr/share/rig"
 cp -r "$top/workloads/fio" "$stage/usr/share/rig/fio"
 install -m 0755 "$here/init" "$stage/init"
 install -m 0644 "$here/qemu-layout.sh" "$stage/etc/rig/layout.sh"
+install -m 0644 "$here/storage.sh" "$stage/etc/rig/storage.sh"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # jobs/lava-lab.sh — a whole LAVA lab on this host: Debian's lava-server 2023.01 on PostgreSQL 15,
-# the scheduler, and a lava-worker connected to it, everything on localhost; the rig's QEMU board
+# the scheduler, the event publisher and a lava-worker connected to it, everything on localhost
+# (API on LAVA_LAB_PORT, 8000; events on the next port and on 5500); the rig's QEMU board
 # registered as device qemu-rig (jobs/devices/qemu-rig.jinja2, extending the server's own qemu
 # device type); a user "rig" with an API token for `rig lava submit` / `rig lava import`.
 #
@@ -16,8 +17,9 @@
 # Environment: LAVA_LAB_PORT (8000), LAVA_LAB_DIR (/var/lib/suspend-rig/lava-lab: token, pid
 # files, logs), LAVA_LAB_DISKS (/var/lib/lava/rig/qemu-rig: the board's sparse disks),
 # LAVA_LAB_NO_INSTALL=1 (fail instead of installing packages), RIG (out/bin/rig: the worker's
-# QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (600 s: how long a job's QEMU waits
-# for a board `rig run` holds; LAVA's boot timeout may end the job first).
+# QEMU runs under `rig lock --board qemu`), LAVA_LAB_LOCK_WAIT (180 s: how long a job's QEMU waits
+# for a board `rig run` holds before the job is refused; keep it well under the 5 min boot timeout),
+# LAVA_LAB_LOCK_DIR (the board locks' directory, as RIG_LOCK_DIR; default rig's own).
 # After `up`: $LAVA_LAB_DIR/rig.token holds the rig's token, $LAVA_LAB_DIR/env sets
 # RIG_LAVA_SERVER and RIG_LAVA_TOKEN_FILE, which `rig lava submit/import` read.
 set -euo pipefail
@@ -33,8 +35,11 @@ DEVICE_TYPE=qemu
 PG_VERSION=15
 PACKAGES=(postgresql lava-server lava-dispatcher lavacli curl)
 DEVICES_DIR=/etc/lava-server/dispatcher-config/devices
+EVENT_PORT=${LAVA_LAB_EVENT_PORT:-5500}
+PUBLISHER_PORT=$((PORT + 1))
+SETTINGS_CHANGED=0
 RIG=${RIG:-$top/out/bin/rig}
-LOCK_WAIT=${LAVA_LAB_LOCK_WAIT:-600}
+LOCK_WAIT=${LAVA_LAB_LOCK_WAIT:-180}
 QEMU_LOCKED=/usr/local/lib/suspend-rig/qemu-rig-locked
 LOGS=/var/log/lava-server
 WORKER_TOKEN=
@@ -119,6 +124,7 @@ install_device() {
     printf '%s\n' '#!/bin/sh' \
         "# Written by suspend-rig jobs/lava-lab.sh: LAVA's qemu boot method runs this instead of" \
         "# qemu-system-x86_64 for device $DEVICE: the job's QEMU holds board qemu as rig run does." \
+        ${LAVA_LAB_LOCK_DIR:+"export RIG_LOCK_DIR='$LAVA_LAB_LOCK_DIR'"} \
         "exec $rig_abs lock --board qemu --wait $LOCK_WAIT -- qemu-system-x86_64 \"\$@\"" \
         >"$QEMU_LOCKED.tmp"
     chmod 755 "$QEMU_LOCKED.tmp"
@@ -140,6 +146,20 @@ write_rig_env() {
     lavacli identities add --uri "$URL/RPC2" --username rig --token "$RIG_TOKEN" rig-lab >/dev/null 2>&1 || true
 }
 
+# Events: the scheduler hears of a new job at once instead of on its next 20 s poll, and the
+# worker of a scheduled job through the publisher's websocket instead of its next ping. Returns
+# 0 when the settings changed (the daemons that read them must restart).
+write_settings() {
+    local f=/etc/lava-server/settings.d/01-suspend-rig-lab.yaml
+    printf '%s\n' "# Written by suspend-rig jobs/lava-lab.sh: event notification, on localhost only." \
+        "EVENT_NOTIFICATION: true" "EVENT_SOCKET: \"tcp://127.0.0.1:$EVENT_PORT\"" >"$f.tmp"
+    chown lavaserver:lavaserver "$f.tmp"
+    chmod 640 "$f.tmp"
+    if cmp -s "$f.tmp" "$f"; then rm -f "$f.tmp"; return 1; fi
+    mv "$f.tmp" "$f"
+    return 0
+}
+
 # The daemons' configuration, in the files the packages' systemd units read.
 write_config() {
     cat >/etc/lava-server/lava-server-gunicorn <<EOF
@@ -149,13 +169,15 @@ WORKERS=2
 BIND="--bind 127.0.0.1:$PORT"
 TIMEOUT="--timeout 120"
 EOF
+    printf '%s\n' "# Written by suspend-rig jobs/lava-lab.sh: events on localhost only." \
+        "HOST=\"127.0.0.1\"" "PORT=$PUBLISHER_PORT" >/etc/lava-server/lava-publisher
     (umask 077; cat >/etc/lava-dispatcher/lava-worker <<EOF
 # Written by suspend-rig jobs/lava-lab.sh: the worker of the local lab.
 WORKER_NAME="--name $WORKER"
 LOGLEVEL="INFO"
 URL="$URL/"
 TOKEN="--token $WORKER_TOKEN"
-WS_URL="--ws-url $URL/ws/"
+WS_URL="--ws-url http://localhost:$PUBLISHER_PORT/ws/"
 EOF
     )
 }
@@ -183,14 +205,21 @@ stop_daemon() {
 
 start_server() {
     if with_systemd; then
-        systemctl restart lava-server-gunicorn lava-scheduler
+        systemctl restart lava-publisher lava-server-gunicorn lava-scheduler
         return 0
     fi
+    if [ "$SETTINGS_CHANGED" = 1 ]; then
+        stop_daemon scheduler
+        stop_daemon gunicorn
+        stop_daemon publisher
+    fi
+    start_daemon publisher "$LOGS/lava-publisher.out" /usr/bin/lava-server manage lava-publisher \
+        --level INFO --log-file "$LOGS/lava-publisher.log" --host 127.0.0.1 --port "$PUBLISHER_PORT"
     start_daemon gunicorn "$LOGS/gunicorn.out" /usr/bin/gunicorn3 lava_server.wsgi \
         --log-level INFO --log-file "$LOGS/gunicorn.log" -u lavaserver -g lavaserver \
         --worker-class eventlet --workers 2 --bind "127.0.0.1:$PORT" --timeout 120
     start_daemon scheduler "$LOGS/lava-scheduler.out" /usr/bin/lava-server manage lava-scheduler \
-        --level INFO --log-file "$LOGS/lava-scheduler.log"
+        --level INFO --log-file "$LOGS/lava-scheduler.log" --event-url "tcp://127.0.0.1:$EVENT_PORT"
 }
 
 wait_api() {
@@ -208,8 +237,10 @@ start_worker() {
         systemctl restart lava-worker
         return 0
     fi
+    [ "$SETTINGS_CHANGED" = 0 ] || stop_daemon worker
     start_daemon worker "$LAB/lava-worker.out" /usr/bin/lava-worker --level INFO --name "$WORKER" \
-        --url "$URL/" --token "$WORKER_TOKEN" --ws-url "$URL/ws/" --ping-interval 5 \
+        --url "$URL/" --token "$WORKER_TOKEN" --ws-url "http://localhost:$PUBLISHER_PORT/ws/" \
+        --ping-interval 5 \
         --log-file /var/log/lava-dispatcher/lava-worker.log
 }
 
@@ -238,6 +269,7 @@ up() {
     register
     install_device
     write_rig_env
+    if write_settings; then SETTINGS_CHANGED=1; fi
     write_config
     start_server
     wait_api
@@ -250,11 +282,12 @@ up() {
 
 down() {
     if with_systemd; then
-        systemctl stop lava-worker lava-scheduler lava-server-gunicorn 2>/dev/null || true
+        systemctl stop lava-worker lava-scheduler lava-server-gunicorn lava-publisher 2>/dev/null || true
     fi
     stop_daemon worker
     stop_daemon scheduler
     stop_daemon gunicorn
+    stop_daemon publisher
     # PostgreSQL is stopped only if this script started it.
     if [ -f "$LAB/postgres-started" ]; then
         pg_ctlcluster "$PG_VERSION" main stop 2>/dev/null || true
@@ -265,7 +298,7 @@ down() {
 
 status() {
     local d
-    for d in gunicorn scheduler worker; do
+    for d in publisher gunicorn scheduler worker; do
         if running "$d"; then say "$d: running (pid $(cat "$(pidfile "$d")"))"; else say "$d: not running"; fi
     done
     say "api $URL: $(curl -fsS "$URL/api/v0.2/system/version/" 2>/dev/null || echo 'no answer')"
@@ -280,12 +313,13 @@ purge() {
         su postgres -c "psql -q -c 'DROP DATABASE IF EXISTS lavaserver' -c 'DROP ROLE IF EXISTS lavaserver'" || true
         pg_ctlcluster "$PG_VERSION" main stop 2>/dev/null || true
     fi
-    rm -f /etc/lava-server/settings.d/00-database.yaml "$DEVICES_DIR/$DEVICE.jinja2"
+    rm -f /etc/lava-server/settings.d/00-database.yaml /etc/lava-server/settings.d/01-suspend-rig-lab.yaml \
+        "$DEVICES_DIR/$DEVICE.jinja2"
     rm -rf "$LAB" "$DISKS"
     say "purged (the packages stay installed)"
 }
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 
 case "${1:-}" in
     -h|--help|help) usage; exit 0 ;;

@@ -10,6 +10,8 @@ packages=(
     rsync python3 jq file patch git lz4
     # the board image and the QEMU board
     qemu-system-x86 qemu-utils busybox-static e2fsprogs xfsprogs btrfs-progs util-linux fdisk
+    # the Debian board's image (image/debian/build.sh)
+    mmdebstrap debian-archive-keyring
     # the rig
     pkg-config libserialport-dev libgpiod-dev gpiod libyaml-dev libjansson-dev libsqlite3-dev sqlite3
     libcmocka-dev valgrind fio libcurl4-openssl-dev

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/spawn.h"
+#include "util/process.h"
+
+/* git's answers (a commit list, a sha) are small; anything bigger is not git being sane. */
+#define GIT_OUTPUT_MAX ((size_t)64 << 20)
 
 /* git -C path ARGS...; stdout into *out (NULL to discard). git's own stderr is dropped: every
  * failure is reported here, in terms of the bisect. */
@@ -18,9 +21,18 @@ static int git(const char *path, const char *const *args, int *exit_code, char *
 	for (; *args && n < sizeof(argv) / sizeof(argv[0]) - 1; args++)
 		argv[n++] = (char *)*args;
 	argv[n] = NULL;
-	struct spawn_spec spec = { .argv = argv, .stderr_path = "/dev/null" };
+	struct process_spec spec = { .argv = argv, .out = PROCESS_IO_CAPTURE };
+	struct process_result res;
 
-	return spawn_run(&spec, exit_code, out, err);
+	if (process_run(&spec, 0, 0, GIT_OUTPUT_MAX, &res, err) < 0)
+		return -1;
+	*exit_code = res.exit_code;
+	if (out) {
+		*out = res.out;
+		res.out = NULL;
+	}
+	process_result_free(&res);
+	return 0;
 }
 
 static bool is_sha(const char *s, size_t len)

@@ -1,23 +1,18 @@
 /* rig bisect-sim (the simulator's table) and rig bisect-step (git bisect run adaptor). */
 #include "cli/bisect.h"
 
-#include "util/clock.h"
-
 #include "bisect/sim.h"
 #include "bisect/step.h"
 #include "util/number.h"
+#include "util/process.h"
 #include "util/err.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 static const int table_commits[] = { 64, 256, 1024, 4096 };
 static const double table_p[] = { 0.1, 0.3, 0.5, 1.0 };
@@ -45,13 +40,7 @@ static int parse_int(const char *s, int min, int *out)
 
 static int parse_seed(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end)
-		return -1;
-	*out = v;
-	return 0;
+	return parse_u64(s, 0, UINT64_MAX, out);
 }
 
 static const char sim_usage_text[] =
@@ -236,14 +225,18 @@ int cmd_bisect_sim(int argc, char **argv)
 
 /* ---- rig bisect-step ---- */
 
-#define POLL_NS 20000000L  /* 20 ms: a plan runs for minutes, polling cost is nil */
+/* After its --timeout, rig run gets SIGTERM: it marks the cycle in flight aborted and powers the
+ * board off (seconds); only one still there after this is killed. */
+#define STEP_STOP_GRACE_MS 30000
 
 static const char step_usage_text[] =
 	"usage: rig bisect-step [--timeout SECONDS] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Run COMMAND (a rig run of the plan) for git bisect run and map its exit status:\n"
 	"0 pass -> 0 good, 1 a verdict failed -> 1 bad, anything else (usage, infrastructure,\n"
-	"a signal, the timeout) -> 125 skip.\n"
+	"a signal, the timeout) -> 125 skip. At its --timeout the command gets SIGTERM (rig run\n"
+	"then marks the cycle in flight aborted and powers the board off), and SIGKILL 30 s later\n"
+	"if it is still there.\n"
 	"\n"
 	"options:\n"
 	"  --timeout S   stop the command after S seconds (default: no limit)\n"
@@ -258,50 +251,22 @@ static int step_usage(const char *why)
 	return 128;
 }
 
-/* Wait for child, killing it after timeout seconds (0 = wait forever). */
-static int wait_child(pid_t child, double timeout, int *status, int *timed_out)
-{
-	const struct timespec nap = { 0, POLL_NS };
-	double deadline = monotonic_seconds() + timeout;
-
-	*timed_out = 0;
-	for (;;) {
-		pid_t got = waitpid(child, status, timeout > 0 ? WNOHANG : 0);
-		if (got == child)
-			return 0;
-		if (got < 0 && errno != EINTR)
-			return -1;
-		if (timeout > 0 && monotonic_seconds() >= deadline && !*timed_out) {
-			*timed_out = 1;
-			if (kill(child, SIGKILL) < 0 && errno != ESRCH)
-				return -1;
-			timeout = 0;  /* now reap it, blocking */
-		}
-		if (timeout > 0)
-			nanosleep(&nap, NULL);
-	}
-}
-
 static int run_and_map(char **cmd, double timeout)
 {
-	int status = 0, timed_out = 0;
-	pid_t child = fork();
+	struct process_spec spec = { .argv = cmd, .in = PROCESS_IO_INHERIT, .out = PROCESS_IO_INHERIT,
+		.err = PROCESS_IO_INHERIT };
+	struct process_result res;
+	struct rig_err err = { 0 };
+	enum bisect_step_code code;
 
-	if (child < 0) {
-		fprintf(stderr, "rig bisect-step: fork: %s\n", strerror(errno));
+	if (process_run(&spec, (long long)(timeout * 1000), STEP_STOP_GRACE_MS, 0, &res, &err) < 0) {
+		fprintf(stderr, "rig bisect-step: %s\n", err.msg);
 		return BISECT_STEP_SKIP;
 	}
-	if (child == 0) {
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "rig bisect-step: %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
-	if (wait_child(child, timeout, &status, &timed_out) < 0) {
-		fprintf(stderr, "rig bisect-step: waitpid: %s\n", strerror(errno));
-		return BISECT_STEP_SKIP;
-	}
-	enum bisect_step_code code = bisect_step_exit_code_from_wait(status, timed_out);
-	fprintf(stderr, "rig bisect-step: %s -> %s\n", timed_out ? "timed out" : "run ended",
+	/* 128+N (a signal ended it) is no rig exit status: skip, like every other unknown code */
+	code = bisect_step_exit_code(res.exit_code, 0, res.timed_out);
+	process_result_free(&res);
+	fprintf(stderr, "rig bisect-step: %s -> %s\n", res.timed_out ? "timed out" : "run ended",
 		code == BISECT_STEP_GOOD ? "good" : code == BISECT_STEP_BAD ? "bad" : "skip");
 	return code;
 }

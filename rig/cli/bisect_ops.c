@@ -14,7 +14,10 @@
 #include "engine/engine.h"
 #include "results/bisects.h"
 #include "results/outcomes.h"
-#include "util/spawn.h"
+#include "util/process.h"
+
+/* The builder prints progress on stderr (into the log) and its answer, a directory, last. */
+#define BUILD_OUTPUT_MAX ((size_t)1 << 20)
 
 void bisect_say(struct bisect_session *s, const char *fmt, ...)
 {
@@ -62,7 +65,7 @@ static int check_artefact(const char *stdout_text, char *artefact, size_t size)
 {
 	char kernel[PATH_MAX + 16];
 
-	if (spawn_last_line(stdout_text, artefact, size) < 0)
+	if (process_last_line(stdout_text, artefact, size) < 0)
 		return -1;
 	snprintf(kernel, sizeof(kernel), "%s/bzImage", artefact);
 	return access(kernel, R_OK);
@@ -72,8 +75,9 @@ static int build_commit(void *ctx, const struct history_commit *c, char *artefac
 			struct rig_err *err)
 {
 	struct bisect_session *s = ctx;
-	char cmd[PATH_MAX + 32], log[PATH_MAX + 64], *out = NULL;
+	char cmd[PATH_MAX + 32], log[PATH_MAX + 64];
 	struct build_env env;
+	struct process_result res;
 	int code;
 	double start = monotonic_seconds();
 
@@ -84,17 +88,22 @@ static int build_commit(void *ctx, const struct history_commit *c, char *artefac
 	snprintf(log, sizeof(log), "%s/build-%.12s.log", s->dir, c->sha);
 	build_env_init(&env, s, c->sha);
 	char *argv[] = { cmd, NULL };
-	struct spawn_spec spec = { .argv = argv, .env_add = env.vars, .stderr_path = log };
+	struct process_spec spec = { .argv = argv, .env_add = env.vars, .in = PROCESS_IO_INHERIT,
+		.out = PROCESS_IO_CAPTURE, .err = PROCESS_IO_APPEND, .err_path = log };
 
 	bisect_say(s, "building %.12s %s (log %s)", c->sha, c->subject, log);
-	if (spawn_run(&spec, &code, &out, err) < 0)
-		return -1;
-	if (code == 0 && check_artefact(out, artefact, size) == 0) {
+	if (process_run(&spec, 0, 0, BUILD_OUTPUT_MAX, &res, err) < 0) {
+		struct rig_err why = *err;
+
+		return rig_err_set(err, RIG_EXIT_USAGE, "build command: %s (see %s)", why.msg, log);
+	}
+	code = res.exit_code;
+	if (code == 0 && check_artefact(res.out, artefact, size) == 0) {
 		bisect_say(s, "  built in %.0f s: %s", monotonic_seconds() - start, artefact);
-		free(out);
+		process_result_free(&res);
 		return 0;
 	}
-	free(out);
+	process_result_free(&res);
 	if (code == 126 || code == 127)
 		return rig_err_set(err, RIG_EXIT_USAGE, "build command %s could not run (exit %d): see %s",
 				   cmd, code, log);

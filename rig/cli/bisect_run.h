@@ -12,7 +12,7 @@
 #include "bisect/driver.h"
 #include "cli/context.h"
 #include "config/plan.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "results/db.h"
 
 struct bisect_args {

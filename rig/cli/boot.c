@@ -9,6 +9,7 @@
 #include "cli/context.h"
 #include "engine/lock.h"
 #include "engine/session.h"
+#include "util/number.h"
 
 static const char boot_usage[] =
 	"usage: rig boot --board BOARD [--append ARGS] [--exec COMMAND]... [--timeout S]\n"
@@ -52,7 +53,11 @@ static int parse_args(int argc, char **argv, struct boot_args *a, struct rig_err
 		case 'b': a->board = optarg; break;
 		case 'a': a->append = optarg; break;
 		case 'h': a->help = true; break;
-		case 't': a->timeout = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 't':
+			if (parse_uint(optarg, 1, 86400, &a->timeout) < 0)
+				return rig_err_set(err, RIG_EXIT_USAGE, "--timeout: '%s' is not 1..86400 seconds",
+						   optarg);
+			break;
 		case 'e':
 			if (a->n_execs == MAX_EXECS)
 				return rig_err_set(err, RIG_EXIT_USAGE, "boot: at most %d --exec", MAX_EXECS);

@@ -20,6 +20,7 @@
 #include "console/transport.h"
 #include "engine/lease.h"
 #include "util/err.h"
+#include "util/number.h"
 
 #define DEFAULT_WAIT_S 10
 
@@ -67,9 +68,16 @@ static int parse_args(int argc, char **argv, const char **log_path, int *wait_s)
 		case 'l':
 			*log_path = optarg;
 			break;
-		case 'w':
-			*wait_s = atoi(optarg);
+		case 'w': {
+			unsigned w;
+
+			if (parse_uint(optarg, 0, 86400, &w) < 0) {
+				fprintf(stderr, "rig: console: --wait: '%s' is not 0..86400 seconds\n", optarg);
+				return -1;
+			}
+			*wait_s = (int)w;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 1;

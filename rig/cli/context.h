@@ -6,7 +6,7 @@
 #include <limits.h>
 
 #include "config/board.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "util/err.h"
 
 struct cli_paths {

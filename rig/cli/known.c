@@ -2,14 +2,15 @@
 
 #include <getopt.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/context.h"
-#include "engine/known.h"
+#include "config/known.h"
+#include "results/read.h"
 #include "util/err.h"
+#include "util/number.h"
 
 static const char known_usage[] =
 	"usage: rig known [--db FILE] [--known FILE] [--nights N]\n"
@@ -37,7 +38,6 @@ static int parse(int argc, char **argv, struct known_args *a, struct rig_err *er
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(a, 0, sizeof(*a));
 	a->nights = KNOWN_QUIET_NIGHTS_DEFAULT;
@@ -49,41 +49,15 @@ static int parse(int argc, char **argv, struct known_args *a, struct rig_err *er
 		case 'k': a->known = optarg; break;
 		case 'h': a->help = true; break;
 		case 'n':
-			a->nights = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || a->nights == 0)
-				return rig_err_set(err, RIG_EXIT_USAGE, "--nights: '%s' is not a positive number", optarg);
+			if (parse_uint(optarg, 1, KNOWN_NIGHTS_MAX, &a->nights) < 0)
+				return rig_err_set(err, RIG_EXIT_USAGE, "--nights: '%s' is not 1..%u",
+						   optarg, KNOWN_NIGHTS_MAX);
 			break;
 		default:
 			return rig_err_set(err, RIG_EXIT_USAGE, "known: unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	return 0;
-}
-
-/* Last night the issue was seen, and the number of distinct nights with runs after it. */
-static int issue_history(sqlite3 *db, const char *id, char *last, size_t size, int *nights_since)
-{
-	static const char sql[] =
-		"SELECT (SELECT max(r.night) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id"
-		"        JOIN runs r ON c.run_id = r.id WHERE v.known_issue = ?1),"
-		"       (SELECT count(DISTINCT night) FROM runs WHERE night > coalesce("
-		"          (SELECT max(r.night) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id"
-		"           JOIN runs r ON c.run_id = r.id WHERE v.known_issue = ?1), ''))";
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		const unsigned char *night = sqlite3_column_text(st, 0);
-
-		snprintf(last, size, "%s", night ? (const char *)night : "never");
-		*nights_since = sqlite3_column_int(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
 }
 
 int cmd_known(int argc, char **argv)
@@ -93,7 +67,7 @@ int cmd_known(int argc, char **argv)
 	struct cli_paths paths;
 	struct known_issues *known = NULL;
 	char db_path[PATH_MAX], known_path[PATH_MAX];
-	sqlite3 *db = NULL;
+	struct results_db *db = NULL;
 	int code = RIG_EXIT_PASS;
 
 	if (parse(argc, argv, &a, &err) < 0)
@@ -113,11 +87,9 @@ int cmd_known(int argc, char **argv)
 		cli_path(known_path, sizeof(known_path), paths.top, "known-issues/known-issues.yaml");
 	if (known_load(known_path, &known, &err) < 0)
 		return cli_fail(&err);
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		fprintf(stderr, "rig: cannot open results database %s\n", db_path);
-		sqlite3_close(db);
+	if (results_open(db_path, RESULTS_OPEN_READ, &db, &err) < 0) {
 		known_free(known);
-		return RIG_EXIT_USAGE;
+		return cli_fail(&err);
 	}
 	printf("%-36s %-12s %-7s %s\n", "known issue", "last seen", "quiet", "status");
 	for (size_t i = 0; i < known->n; i++) {
@@ -126,17 +98,18 @@ int cmd_known(int argc, char **argv)
 		char last[32];
 		int quiet = 0;
 
-		if (issue_history(db, k->id, last, sizeof(last), &quiet) < 0) {
-			fprintf(stderr, "rig: %s: %s\n", db_path, sqlite3_errmsg(db));
-			code = RIG_EXIT_INFRA;
+		if (results_known_history(db, k->id, last, sizeof(last), &quiet, &err) < 0) {
+			code = cli_fail(&err);
 			break;
 		}
+		if (!last[0])
+			snprintf(last, sizeof(last), "never");
 		printf("%-36s %-12s %-7d %s\n", k->id, last, quiet,
 		       strcmp(last, "never") == 0 ? "not seen yet"
 		       : (unsigned)quiet >= limit ? "POSSIBLY FIXED"
 						  : "active");
 	}
-	sqlite3_close(db);
+	results_close(db);
 	known_free(known);
 	return code;
 }

@@ -25,9 +25,10 @@ static const char usage_text[] =
 	"                       [--initrd URL] [--night YYYY-MM-DD] [--jobs DIR] [--out DIR]\n"
 	"                       [--no-wait] [--timeout S] [--poll S] [--db FILE]\n"
 	"       rig lava import --db FILE (--log DISPATCHER_LOG | --rest FILE.json) [--board B]\n"
-	"                       [--job-id N] [--server URL]\n"
+	"                       [--job-id N] [--server URL] [--known FILE]\n"
 	"       rig lava import --db FILE --server URL (--job N [--follow] | --since DATE\n"
 	"                       [--device D]) [--token-file F] [--board B] [--page-size N]\n"
+	"                       [--known FILE]\n"
 	"\n"
 	"render  write DIR/<board>-<plan>.yaml, a LAVA job running the plan on the board\n"
 	"        (templates and test definitions from jobs/; kernel and initramfs default to\n"
@@ -35,8 +36,12 @@ static const char usage_text[] =
 	"submit  render the job and submit it to the server's REST API; wait until it has\n"
 	"        finished (progress on stderr; --timeout S, default 7200; --poll S, default 5),\n"
 	"        then with --db import it. --no-wait: print the job id and return\n"
-	"import  store a LAVA job's test results as a run (source lava) in the results database:\n"
-	"        from a dispatcher log (output.yaml of lava-run, or a job log), a REST export\n"
+	"import  store a LAVA job as a run (source lava) in the results database: the evidence\n"
+	"        its test definitions recorded on the board's console, judged by the rig's own\n"
+	"        judge against the board's file (boards/B.yaml) with the known issues applied\n"
+	"        (--known FILE, default known-issues/known-issues.yaml; 'none'), exactly as rig run\n"
+	"        judges; a job of older test definitions is stored from its test results. From\n"
+	"        a dispatcher log (output.yaml of lava-run, or a job log), a REST export\n"
 	"        of /api/v0.2/jobs/<id>/tests/, or the server itself: --job N, or --since DATE\n"
 	"        (YYYY-MM-DD or an ISO time, UTC) for every job finished after it (--device D:\n"
 	"        only those that ran on D). --follow waits for job N to finish, as submit does.\n"
@@ -66,6 +71,7 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		{"device", required_argument, NULL, 'D'}, {"page-size", required_argument, NULL, 'P'},
 		{"timeout", required_argument, NULL, 't'}, {"poll", required_argument, NULL, 'q'},
 		{"no-wait", no_argument, NULL, 'W'}, {"follow", no_argument, NULL, 'F'},
+		{"known", required_argument, NULL, 'K'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -96,6 +102,7 @@ static int parse_args(int argc, char **argv, struct lava_args *a, struct rig_err
 		case 'q': a->poll = optarg; break;
 		case 'W': a->no_wait = 1; break;
 		case 'F': a->follow = 1; break;
+		case 'K': a->known = optarg; break;
 		default:
 			return rig_err_set(err, RIG_EXIT_USAGE, "lava %s: unknown option '%s'; try 'rig lava --help'",
 					   argv[0], argv[optind - 1]);
@@ -245,20 +252,49 @@ static int do_render(const struct lava_args *a, FILE *out, struct rig_err *err)
 	return rc ? (int)err->class : RIG_EXIT_PASS;
 }
 
-int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, const char *job_id,
-		   const char *server, const char *origin, FILE *out, int *code,
-		   struct rig_err *err)
+/* The board's file and the known issues, to judge a job's evidence with: the board named by
+ * --board, else by the job (its board.NAME case, or the board its definition names). A board
+ * whose file is not here is only an error when there is evidence to judge
+ * (lava/import_evidence.c says so). */
+static int judging_inputs(const struct lava_args *a, const struct lava_cases *cases,
+			  const struct lava_import_info *info, struct board **board,
+			  struct known_issues **known, struct rig_err *err)
+{
+	struct cli_paths paths;
+	const char *name = a->board ? a->board : info->board;
+	struct rig_err ignored;
+
+	for (size_t i = 0; !name && i < cases->n; i++)
+		if (!strncmp(cases->v[i].name, "board.", 6) && strstr(cases->v[i].suite, "rig-setup"))
+			name = cases->v[i].name + 6;
+	cli_paths_init(&paths);
+	if (name && cli_load_board(&paths, name, board, &ignored) < 0)
+		*board = NULL;
+	return cli_load_known(&paths, a->known, known, err);
+}
+
+int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases,
+		   const struct lava_import_info *info, FILE *out, int *code, struct rig_err *err)
 {
 	struct results_db *db = NULL;
-	struct lava_import_info info = {
-		.board = a->board, .lava_job_id = job_id, .lava_server = server, .log_path = origin,
-	};
+	struct lava_import_info with_board = *info;
 	struct lava_import_outcome got;
-	int rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
+	struct board *board = NULL;
+	struct known_issues *known = NULL;
+	const char *job_id = info->lava_job_id;
+	int rc = judging_inputs(a, cases, info, &board, &known, err);
 
+	if (a->board)
+		with_board.board = a->board;
+	with_board.board_def = board;
+	with_board.known = known;
 	if (!rc)
-		rc = lava_import_once(db, cases, &info, &got, err);
+		rc = results_open(a->db, RESULTS_OPEN_CREATE, &db, err);
+	if (!rc)
+		rc = lava_import_once(db, cases, &with_board, &got, err);
 	results_close(db);
+	board_free(board);
+	known_free(known);
 	if (rc)
 		return -1;
 	*code = got.exit_code;
@@ -267,8 +303,9 @@ int lava_cli_store(const struct lava_args *a, const struct lava_cases *cases, co
 			(long long)got.run_id, got.exit_code == RIG_EXIT_PASS ? "pass" :
 			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
 	else
-		fprintf(out, "run %lld: %zu LAVA test cases imported%s%s (%s)\n", (long long)got.run_id,
-			cases->n, job_id ? " from job " : "", job_id ? job_id : "",
+		fprintf(out, "run %lld: %s%s%s (%s)\n", (long long)got.run_id,
+			cases->n_console ? "its evidence judged" : "its test cases stored",
+			job_id ? ", LAVA job " : "", job_id ? job_id : "",
 			got.exit_code == RIG_EXIT_PASS ? "pass" :
 			got.exit_code == RIG_EXIT_FAIL ? "fail" : "no cycle ran");
 	return 0;
@@ -288,9 +325,14 @@ static int do_import(const struct lava_args *a, FILE *out, struct rig_err *err)
 	if (a->job_id && parse_number(a->job_id, 0, LLONG_MAX, &id))
 		return rig_err_set(err, RIG_EXIT_USAGE, "--job-id: '%s' is not a job id", a->job_id);
 	rc = a->log ? lava_cases_from_log(a->log, &cases, err) : lava_cases_from_rest(a->rest, &cases, err);
-	if (!rc)
-		rc = lava_cli_store(a, &cases, a->job_id, a->server, a->log ? a->log : a->rest, out,
-				    &code, err);
+	if (!rc) {
+		struct lava_import_info info = {
+			.lava_job_id = a->job_id, .lava_server = a->server,
+			.log_path = a->log ? a->log : a->rest,
+		};
+
+		rc = lava_cli_store(a, &cases, &info, out, &code, err);
+	}
 	lava_cases_free(&cases);
 	return rc ? (int)err->class : code;
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/lava_internal.h"
+#include "lava/import.h"
 #include "lava/http.h"
 #include "lava/rest.h"
 #include "util/clock.h"
@@ -73,6 +74,33 @@ static int follow(const struct lava_server *s, long long id, long long timeout, 
 	}
 }
 
+/* The job's console from its log (where the evidence of the rig's test definitions is: its test
+ * cases hold none). A server that gives no log leaves the job to be stored from its cases. */
+static void job_console(const struct lava_server *s, long long id, struct lava_cases *cases,
+			FILE *out)
+{
+	struct lava_cases log = { 0 };
+	struct rig_err why = { 0 };
+	char url[128], origin[160], *text = NULL;
+	size_t len = 0;
+
+	snprintf(url, sizeof(url), "/api/v0.2/jobs/%lld/logs/", id);
+	snprintf(origin, sizeof(origin), "LAVA job %lld log", id);
+	if (lava_http_get_text(s, url, &text, &len, &why) < 0 ||
+	    lava_cases_from_log_text(text, len, origin, &log, &why) < 0) {
+		fprintf(out, "LAVA job %lld: no log (%s): stored from its test cases\n", id, why.msg);
+	} else {
+		cases->console = log.console;
+		cases->n_console = log.n_console;
+		cases->cap_console = log.cap_console;
+		log.console = NULL;
+		log.n_console = log.cap_console = 0;
+		fprintf(out, "LAVA job %lld: %zu console lines in its log\n", id, cases->n_console);
+	}
+	lava_cases_free(&log);
+	free(text);
+}
+
 static int import_job(const struct lava_args *a, const struct lava_server *s, long long id,
 		      size_t page_size, FILE *out, int *code, struct rig_err *err)
 {
@@ -99,9 +127,19 @@ static int import_job(const struct lava_args *a, const struct lava_server *s, lo
 		return rig_err_set(err, RIG_EXIT_USAGE, "--server: URL too long");
 	rc = lava_rest_job_cases(s, id, page_size, &cases, &pages, err);
 	if (!rc) {
+		/* A job that died before its rig-setup reported board, plan and kernel: the ones it
+		 * was rendered for name them, so the failure is stored, and on the right kernel. */
+		struct lava_import_info info = {
+			.board = st.board[0] ? st.board : NULL, .lava_job_id = job_id,
+			.lava_server = s->url, .log_path = origin,
+			.job_plan = st.plan[0] ? st.plan : NULL,
+			.job_kernel = st.kernel[0] ? st.kernel : NULL,
+		};
+
 		fprintf(out, "LAVA job %lld (%s, %s): %zu test cases in %zu pages\n", id, st.health,
 			st.device[0] ? st.device : "no device", cases.n, pages);
-		rc = lava_cli_store(a, &cases, job_id, s->url, origin, out, code, err);
+		job_console(s, id, &cases, out);
+		rc = lava_cli_store(a, &cases, &info, out, code, err);
 	}
 	lava_cases_free(&cases);
 	return rc;

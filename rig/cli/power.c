@@ -61,14 +61,8 @@ struct power_args {
 
 static int parse_ms(const char *text, unsigned *ms, struct rig_err *err)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || end == text || *end || v == 0 || v > 60000 || text[0] == '-')
+	if (parse_uint(text, 1, 60000, ms) < 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "--ms: '%s' is not 1..60000", text);
-	*ms = (unsigned)v;
 	return 0;
 }
 

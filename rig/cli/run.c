@@ -13,9 +13,10 @@
 #include "cli/context.h"
 #include "config/plan.h"
 #include "engine/engine.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "engine/lock.h"
 #include "results/db.h"
+#include "util/number.h"
 
 static const char run_usage[] =
 	"usage: rig run --board BOARD --plan PLAN [options]\n"
@@ -29,7 +30,8 @@ static const char run_usage[] =
 	"  --db FILE         results database (default out/results.db)\n"
 	"  --cycles N        repeat the plan's steps N times (default: the plan's cycles)\n"
 	"  --kernel DIR      boot DIR/bzImage and record DIR/meta.json (a kernel build's out/kernels/ID)\n"
-	"  --kernel-meta F   meta.json of the kernel under test (default out/kernel/meta.json)\n"
+	"  --kernel-meta F   meta.json of the kernel under test (default: next to the board's kernel,\n"
+	"                    else out/kernel/meta.json)\n"
 	"  --append ARGS     extra kernel command line for every boot of this run\n"
 	"  --known FILE      known issues (default known-issues/known-issues.yaml; 'none' disables)\n"
 	"  --strict          a failure matching a known issue still fails the run\n"
@@ -64,7 +66,6 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(a, 0, sizeof(*a));
 	optind = 0;
@@ -82,8 +83,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct rig_err 
 		case 'q': a->quiet = true; break;
 		case 'h': a->help = true; break;
 		case 'c':
-			a->cycles = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || a->cycles == 0 || a->cycles > 100000)
+			if (parse_uint(optarg, 1, 100000, &a->cycles) < 0)
 				return rig_err_set(err, RIG_EXIT_USAGE, "--cycles: '%s' is not 1..100000", optarg);
 			break;
 		default:
@@ -156,6 +156,19 @@ static int load_all(const struct run_args *a, struct cli_paths *paths, struct ru
 	return results_open(db_path, RESULTS_OPEN_CREATE, &r->db, err);
 }
 
+/* The meta.json next to the kernel the board boots (out/kernel-debian for the Debian board),
+ * when there is one: the kernel recorded is the kernel booted. */
+static void board_kernel_meta(const struct board *board, char *meta, size_t size)
+{
+	const char *kernel = board->boot.kernel, *slash = kernel ? strrchr(kernel, '/') : NULL;
+	char candidate[PATH_MAX];
+
+	if (!slash || snprintf(candidate, sizeof(candidate), "%.*s/meta.json", (int)(slash - kernel),
+			       kernel) >= (int)sizeof(candidate) || access(candidate, R_OK) != 0)
+		return;
+	snprintf(meta, size, "%s", candidate);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
@@ -183,6 +196,8 @@ int cmd_run(int argc, char **argv)
 	opts.run_dir = paths.run;
 	if (a.kernel_dir)
 		cli_path(meta, sizeof(meta), a.kernel_dir, "meta.json");
+	else
+		board_kernel_meta(r.board, meta, sizeof(meta));
 	opts.kernel_meta_path = a.kernel_meta ? a.kernel_meta : (access(meta, R_OK) == 0 ? meta : NULL);
 	opts.cycles = a.cycles;
 	opts.strict = a.strict;

@@ -12,6 +12,7 @@ struct board_disk {
 	char *interface;      /* "nvme" | "sata" */
 	char *file;           /* backing image (placeholders expanded) */
 	unsigned size_mb;     /* created sparse at this size when missing */
+	char *seed;           /* prebuilt image: copied to file when file is missing or older */
 };
 
 struct board_qemu {
@@ -96,6 +97,7 @@ struct board {
 	struct board_filesystem *filesystems;
 	size_t n_filesystems;
 	char *swap;
+	char *init;           /* "busybox" (the initramfs board) | "systemd" (journald, systemctl) */
 	struct board_timeouts timeouts;
 };
 

@@ -23,12 +23,14 @@ static const char *const wake_sources[] = { "rtc", "qmp", "button", "serial", NU
 static const char *const disk_interfaces[] = { "nvme", "sata", NULL };
 static const char *const qemu_machines[] = { "pc", "q35", NULL };
 static const char *const qemu_accels[] = { "tcg", "kvm", NULL };
+static const char *const inits[] = { "busybox", "systemd", NULL };
 
 static const struct yfield disk_fields[] = {
 	STR("id", struct board_disk, id, .required = true),
 	STR("interface", struct board_disk, interface, .required = true, .values = disk_interfaces),
 	STR("file", struct board_disk, file, .required = true),
 	UINT("size_mb", struct board_disk, size_mb, .max = 16u << 20),
+	STR("seed", struct board_disk, seed),
 };
 static const struct yschema disk_schema = YSCHEMA(disk_fields, struct board_disk);
 
@@ -136,6 +138,7 @@ static const struct yfield board_fields[] = {
 	{ .key = "filesystems", .kind = YF_MAPPING_LIST, .offset = offsetof(struct board, filesystems),
 	  .count_offset = offsetof(struct board, n_filesystems), .schema = &filesystem_schema },
 	STR("swap", struct board, swap),
+	STR("init", struct board, init, .dflt_str = "busybox", .values = inits),
 	SUB("timeouts", YF_MAPPING, struct board, timeouts, timeout_schema),
 };
 const struct yschema board_schema = YSCHEMA(board_fields, struct board);

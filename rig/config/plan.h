@@ -25,16 +25,21 @@ enum pm_test_level {
 	PM_TEST_FREEZER, PM_TEST_DEVICES, PM_TEST_PLATFORM, PM_TEST_PROCESSORS, PM_TEST_CORE,
 };
 enum plan_on_hang { ON_HANG_CONTINUE, ON_HANG_STOP };
+/* How the board enters sleep: rig-dut writes /sys/power/state itself, or systemd does it
+ * (systemctl suspend|hybrid-sleep|suspend-then-hibernate|hibernate, through logind). */
+enum sleep_via { VIA_SYSFS, VIA_SYSTEMCTL, VIA_HYBRID_SLEEP, VIA_SUSPEND_THEN_HIBERNATE };
 
 struct step_suspend {
 	enum sleep_mode mode;       /* default deep */
 	enum wake_source wake;      /* default rtc */
 	unsigned seconds;           /* asleep this long before the wake; default 5 */
 	enum step_inject inject;    /* hang: QMP "stop" while asleep (tests the hang path) */
+	enum sleep_via via;         /* default sysfs; systemctl: systemctl suspend */
 };
 
 struct step_hibernate {
 	bool resume;                /* false: boot with noresume, the image is discarded */
+	enum sleep_via via;         /* sysfs or systemctl (systemctl hibernate) */
 };
 
 struct step_power_cut {
@@ -93,10 +98,20 @@ const char *step_kind_name(enum step_kind kind);
 const char *sleep_mode_name(enum sleep_mode mode);
 const char *wake_source_name(enum wake_source wake);
 const char *pm_test_level_name(enum pm_test_level level);
+/* "sysfs", "systemctl", "hybrid-sleep", "suspend-then-hibernate" */
+const char *sleep_via_name(enum sleep_via via);
+/* The systemctl verb of a suspend (suspend, hybrid-sleep, suspend-then-hibernate) or of a
+ * hibernate step; NULL for via sysfs. */
+const char *sleep_via_verb(enum sleep_via via, bool hibernate);
 
 /* Short human form for progress output, e.g. "suspend deep wake=rtc 5s". Returns the length
  * snprintf would have written. */
 int step_format(const struct step *step, char *buf, size_t size);
+
+/* The timeouts a run of plan on board uses: each of the plan's overrides, else the board's
+ * value (board files always have one: their defaults). The one merge: rig run, rig boot and
+ * rig lava render all take their timeouts from here. */
+void plan_timeouts(const struct plan *plan, const struct board *board, struct board_timeouts *out);
 
 /* Check a plan against the board it will run on: sleep modes and wake sources the board
  * declares, filesystems it has. Error names the plan's file:line (class RIG_EXIT_USAGE). */

@@ -1,9 +1,27 @@
-/* plan_check_board(): can this board do what this plan asks? Caught before the first boot
- * rather than as an infrastructure failure half way through a nightly run. */
+/* A plan against the board it runs on: plan_check_board() (can this board do what this plan
+ * asks? caught before the first boot rather than as an infrastructure failure half way through
+ * a nightly run) and plan_timeouts() (the plan's timeout overrides over the board's). */
 #include "config/plan.h"
 
 #include <stdio.h>
 #include <string.h>
+
+static unsigned pick(unsigned plan_value, unsigned board_value)
+{
+	return plan_value ? plan_value : board_value;
+}
+
+void plan_timeouts(const struct plan *plan, const struct board *board, struct board_timeouts *out)
+{
+	const struct board_timeouts *b = &board->timeouts, *p = &plan->timeouts;
+
+	out->boot = pick(p->boot, b->boot);
+	out->command = pick(p->command, b->command);
+	out->suspend = pick(p->suspend, b->suspend);
+	out->resume = pick(p->resume, b->resume);
+	out->hibernate = pick(p->hibernate, b->hibernate);
+	out->restore = pick(p->restore, b->restore);
+}
 
 struct step_ctx {
 	const struct plan *plan;
@@ -64,13 +82,30 @@ static bool has_filesystem(const struct board *b, const char *name)
 	return false;
 }
 
+static bool has_systemd(const struct board *b)
+{
+	return b->init && strcmp(b->init, "systemd") == 0;
+}
+
+static int need_systemd(const struct step_ctx *c, enum sleep_via via)
+{
+	if (via == VIA_SYSFS || has_systemd(c->board))
+		return 0;
+	return step_error(c, "via", "sleep through systemctl needs a board with init: systemd");
+}
+
 static int check_suspend(const struct step_ctx *c)
 {
 	const struct step_suspend *s = &c->step->u.suspend;
 
 	if (need_sleep_state(c, "mode", sleep_mode_name(s->mode)) ||
-	    need_wake_source(c, wake_source_name(s->wake)))
+	    need_wake_source(c, wake_source_name(s->wake)) || need_systemd(c, s->via))
 		return -1;
+	if (s->via == VIA_HYBRID_SLEEP && need_sleep_state(c, "via", "disk"))
+		return -1;
+	/* systemd arms the RTC itself for the hibernation after HibernateDelaySec=: one alarm */
+	if (s->via == VIA_SUSPEND_THEN_HIBERNATE && s->wake == WAKE_RTC)
+		return step_error(c, "wake", "suspend-then-hibernate owns the RTC alarm: wake with qmp, serial or button");
 	if (s->inject == INJECT_HANG && !c->board->power.qemu)
 		return step_error(c, "inject", "\"hang\" needs a qemu board (it stops the VM)");
 	return 0;
@@ -90,7 +125,7 @@ static int check_step(const struct step_ctx *c)
 			return step_error(c, "resume", "\"no\" needs a board whose kernel command line "
 					  "rig controls (qemu): it boots once with noresume to discard "
 					  "the image");
-		return need_sleep_state(c, "resume", "disk");
+		return need_sleep_state(c, "resume", "disk") || need_systemd(c, s->u.hibernate.via);
 	case STEP_POWER_CUT:
 		if (!can_cut_power(c->board))
 			return step_error(c, "mode", "the board's power backend cannot cut power");
@@ -110,6 +145,13 @@ static int check_step(const struct step_ctx *c)
 int plan_check_board(const struct plan *plan, const struct board *board, struct rig_err *err)
 {
 	struct step_ctx ctx = { .plan = plan, .board = board, .err = err };
+
+	for (size_t i = 0; i < plan->n_workloads; i++)
+		if (strcmp(plan->workloads[i], "journald") == 0 && !has_systemd(board))
+			return rig_err_set(err, RIG_EXIT_USAGE,
+					   "%s: workloads: journald needs a board with init: systemd "
+					   "(board %s, %s)", plan->path, board->name,
+					   board->path ? board->path : "?");
 
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		ctx.step = &plan->steps[i];

@@ -30,6 +30,20 @@ const char *pm_test_level_name(enum pm_test_level level)
 	return name_in(plan_pm_test_levels, PM_TEST_CORE + 1, (int)level);
 }
 
+const char *sleep_via_name(enum sleep_via via)
+{
+	return name_in(plan_suspend_vias, VIA_SUSPEND_THEN_HIBERNATE + 1, (int)via);
+}
+
+const char *sleep_via_verb(enum sleep_via via, bool hibernate)
+{
+	if (via == VIA_SYSFS)
+		return NULL;
+	if (hibernate)
+		return "hibernate";
+	return via == VIA_SYSTEMCTL ? "suspend" : sleep_via_name(via);
+}
+
 static int format_knob(const struct plan_knob *knob, char *buf, size_t size)
 {
 	if (knob->freeze_filesystems >= 0 && knob->sync_on_suspend >= 0)
@@ -46,13 +60,16 @@ int step_format(const struct step *step, char *buf, size_t size)
 
 	switch (step->kind) {
 	case STEP_SUSPEND:
-		return snprintf(buf, size, "%s %s wake=%s %us%s", kind,
+		return snprintf(buf, size, "%s %s wake=%s %us%s%s%s", kind,
 				sleep_mode_name(step->u.suspend.mode),
 				wake_source_name(step->u.suspend.wake), step->u.suspend.seconds,
-				step->u.suspend.inject == INJECT_HANG ? " inject=hang" : "");
+				step->u.suspend.inject == INJECT_HANG ? " inject=hang" : "",
+				step->u.suspend.via != VIA_SYSFS ? " via=" : "",
+				step->u.suspend.via != VIA_SYSFS ? sleep_via_name(step->u.suspend.via) : "");
 	case STEP_HIBERNATE:
-		return snprintf(buf, size, "%s resume=%s", kind,
-				step->u.hibernate.resume ? "yes" : "no");
+		return snprintf(buf, size, "%s resume=%s%s", kind,
+				step->u.hibernate.resume ? "yes" : "no",
+				step->u.hibernate.via != VIA_SYSFS ? " via=systemctl" : "");
 	case STEP_POWER_CUT:
 		return snprintf(buf, size, "%s %s after %us", kind,
 				sleep_mode_name(step->u.power_cut.mode),

@@ -13,6 +13,7 @@ _Static_assert(sizeof(enum wake_source) == sizeof(int), "YF_ENUM writes an int")
 _Static_assert(sizeof(enum step_inject) == sizeof(int), "YF_ENUM writes an int");
 _Static_assert(sizeof(enum pm_test_level) == sizeof(int), "YF_ENUM writes an int");
 _Static_assert(sizeof(enum plan_on_hang) == sizeof(int), "YF_ENUM writes an int");
+_Static_assert(sizeof(enum sleep_via) == sizeof(int), "YF_ENUM writes an int");
 
 const char *const plan_suspend_modes[] = { "deep", "s2idle", "shallow", NULL };
 const char *const plan_sleep_modes[] = { "deep", "s2idle", "shallow", "disk", NULL };
@@ -27,7 +28,11 @@ const char *const plan_step_names[] = {
 };
 static const char *const injects[] = { "none", "hang", NULL };
 static const char *const on_hang_values[] = { "continue", "stop", NULL };
-static const char *const workload_names[] = { "journal", "journal-write", "fio", "none", NULL };
+static const char *const workload_names[] = { "journal", "journal-write", "fio", "journald",
+					       "none", NULL };
+const char *const plan_suspend_vias[] = { "sysfs", "systemctl", "hybrid-sleep",
+					  "suspend-then-hibernate", NULL };
+static const char *const hibernate_vias[] = { "sysfs", "systemctl", NULL };
 
 #define MAX_SECONDS 86400
 
@@ -40,9 +45,13 @@ static const struct yfield suspend_fields[] = {
 	      .max = MAX_SECONDS),
 	FIELD("inject", YF_ENUM, struct step_suspend, inject, .values = injects,
 	      .dflt = INJECT_NONE),
+	FIELD("via", YF_ENUM, struct step_suspend, via, .values = plan_suspend_vias,
+	      .dflt = VIA_SYSFS),
 };
 static const struct yfield hibernate_fields[] = {
 	FIELD("resume", YF_BOOL, struct step_hibernate, resume, .dflt = true),
+	FIELD("via", YF_ENUM, struct step_hibernate, via, .values = hibernate_vias,
+	      .dflt = VIA_SYSFS),
 };
 static const struct yfield power_cut_fields[] = {
 	FIELD("mode", YF_ENUM, struct step_power_cut, mode, .values = plan_suspend_modes,

@@ -1,10 +1,13 @@
 #include "config/yaml_doc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/number.h"
 
 size_t ypath_push_key(struct ypath *path, const char *key)
 {
@@ -230,12 +233,18 @@ static const char *next_segment(const char *dotted, char *name, size_t size, lon
 	name[n] = '\0';
 	dotted += n;
 	if (*dotted == '[') {
-		char *end;
+		char digits[24];
+		size_t len = strcspn(dotted + 1, "]");
+		long long v;
 
-		*index = strtol(dotted + 1, &end, 10);
-		if (*end != ']' || *index < 0)
+		if (dotted[1 + len] != ']' || len >= sizeof(digits))
 			return NULL;
-		dotted = end + 1;
+		memcpy(digits, dotted + 1, len);
+		digits[len] = '\0';
+		if (parse_number(digits, 0, LONG_MAX, &v) < 0)
+			return NULL;
+		*index = (long)v;
+		dotted += len + 2;
 	}
 	return dotted + (*dotted == '.');
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/number.h"
+
 #define FIELD_AT(obj, off, type) ((type *)((char *)(obj) + (off)))
 
 void ydecoder_init(struct ydecoder *dec, const struct ydoc *doc, struct rig_err *err)
@@ -76,13 +78,16 @@ static int not_one_of(struct ydecoder *dec, const yaml_node_t *value, const char
 }
 
 /* 1: a number that fits, 0: not a number, -1: digits only but beyond UINT_MAX. */
-static int parse_uint(const char *text, unsigned long *out)
+static int scalar_uint(const char *text, unsigned long *out)
 {
+	unsigned v;
+
 	if (!*text || strspn(text, "0123456789") != strlen(text))
 		return 0;
-	errno = 0;
-	*out = strtoul(text, NULL, 10);
-	return errno == 0 && *out <= UINT_MAX ? 1 : -1;
+	if (parse_uint(text, 0, UINT_MAX, &v) < 0)
+		return -1;
+	*out = v;
+	return 1;
 }
 
 /* "5" in quotes is a string in YAML: say so rather than "expected a number, got "5"". */
@@ -126,7 +131,7 @@ static int decode_uint(struct ydecoder *dec, const struct yfield *f, const yaml_
 {
 	unsigned max = f->max ? f->max : UINT_MAX;
 	unsigned long n = 0;
-	int parsed = ydoc_scalar(value) ? parse_uint(ydoc_scalar(value), &n) : 0;
+	int parsed = ydoc_scalar(value) ? scalar_uint(ydoc_scalar(value), &n) : 0;
 
 	if (parsed && !ydoc_is_plain(value))
 		return quoted_scalar(dec, value, "an unsigned integer");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "console/base64.h"
+#include "util/clock.h"
 
 #define REQUEST_PREFIX "@@RIG?"
 #define RESEND_PREFIX "@@RIG!"
@@ -41,100 +42,113 @@ int agent_format_resend(unsigned seq, char **out, struct rig_err *err)
 	return 0;
 }
 
-static int send_request(struct console *c, unsigned seq, const char *cmd, struct rig_err *err)
+int agent_send(struct console *c, const char *cmd, struct agent_reply *reply,
+	       struct rig_err *err)
 {
 	char *req;
 	int rc;
 
-	if (agent_format_request(seq, cmd, &req, err) < 0)
+	agent_reply_init(reply, console_next_seq(c));
+	if (agent_format_request(reply->seq, cmd, &req, err) < 0)
 		return -1;
 	rc = console_send(c, req, strlen(req), err);
 	free(req);
 	return rc;
 }
 
-static int await_reply(struct console *c, int timeout_ms, struct agent_reply *reply,
-		       struct rig_err *err)
+/* The console was unplugged and is back: the reply may have gone by meanwhile.  The agent keeps
+ * its last reply and sends it again (after the command, if it still runs); a reply that did
+ * arrive is simply received twice, the second time ignored. */
+static int ask_again(struct console *c, const struct agent_reply *reply, struct rig_err *err)
 {
-	long long deadline = console_now_ms() + timeout_ms;
+	char *request = NULL;
+	char note[100];
+	int rc;
+
+	snprintf(note, sizeof(note), "console back: asking the agent again for the reply to request %u",
+		 reply->seq);
+	console_note(c, note);
+	if (agent_format_resend(reply->seq, &request, err) < 0)
+		return -1;
+	rc = console_send(c, request, strlen(request), err);
+	free(request);
+	return rc;
+}
+
+int agent_pump(struct console *c, int timeout_ms, struct agent_reply *reply, agent_line_fn on_line,
+	       void *ctx, struct rig_err *err)
+{
+	long long deadline = monotonic_ms() + timeout_ms;
+	struct console_line line;
 
 	for (;;) {
-		long long left = deadline - console_now_ms();
-		struct console_line line;
+		long long left = deadline - monotonic_ms();
+		int rc = console_next_line(c, left > 0 ? (int)left : 0, &line, err);
+
+		if (rc < 0)
+			return -1;
+		if (console_take_reattached(c) && reply && reply->status == AGENT_PENDING &&
+		    ask_again(c, reply, err) < 0)
+			return -1;
+		if (rc == 0)
+			return 0;
+		if (on_line)
+			on_line(ctx, &line);
+		if (reply && reply->status == AGENT_PENDING) {
+			rc = agent_reply_feed(reply, console_agent_marker(c), line.text, err);
+			if (rc != 0)
+				return rc < 0 ? -1 : 1;
+		}
+	}
+}
+
+/* Short slices, so a reply that is complete is noticed at once and a deadline within 100 ms. */
+#define PUMP_SLICE_MS 100
+
+int agent_run(struct console *c, const char *cmd, int timeout_ms, agent_line_fn on_line,
+	      void *ctx, struct agent_reply *reply, struct rig_err *err)
+{
+	long long deadline = monotonic_ms() + timeout_ms;
+
+	if (agent_send(c, cmd, reply, err) < 0)
+		return -1;
+	for (;;) {
+		long long left = deadline - monotonic_ms();
 		int rc;
 
 		if (left <= 0) {
 			reply->status = AGENT_TIMEOUT;
-			return 0;
+			return 1;
 		}
-		rc = console_next_line(c, (int)left, &line, err);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			continue;
-		rc = agent_reply_feed(reply, console_agent_marker(c), line.text, err);
+		rc = agent_pump(c, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, reply, on_line,
+				ctx, err);
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
 }
 
-static int explain(const struct agent_reply *r, const char *cmd, int timeout_ms,
-		   struct rig_err *err)
+int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsigned attempts,
+		       agent_line_fn on_line, void *ctx, struct agent_reply *reply,
+		       struct rig_err *err)
 {
-	switch (r->status) {
-	case AGENT_OK:
-		return 0;
-	case AGENT_TIMEOUT:
-		return rig_err_set(err, RIG_EXIT_INFRA, "agent: no reply to '%s' within %d ms",
-				   cmd, timeout_ms);
-	case AGENT_REFUSED:
-		return rig_err_set(err, RIG_EXIT_INFRA, "agent: request '%s' refused: %s", cmd,
-				   r->error);
-	default:
-		return rig_err_set(err, RIG_EXIT_INFRA,
-				   "agent: reply to '%s' corrupt: %zu of %zu lines, crc %u, expected %u",
-				   cmd, r->n_lines, r->lines_expected, (unsigned)r->crc_actual,
-				   (unsigned)r->crc_expected);
-	}
-}
+	for (unsigned attempt = 0; attempt < attempts; attempt++) {
+		int rc = agent_run(c, cmd, timeout_ms, on_line, ctx, reply, err);
+		enum agent_status status = reply->status;
+		char why[sizeof(reply->error)];
 
-int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_reply *reply,
-	      struct rig_err *err)
-{
-	agent_reply_init(reply, console_next_seq(c));
-	if (send_request(c, reply->seq, cmd, err) < 0)
-		return -1;
-	if (await_reply(c, timeout_ms, reply, err) < 0)
-		return -1;
-	return explain(reply, cmd, timeout_ms, err);
-}
-
-int agent_run_retry(struct console *c, const char *cmd, int timeout_ms, unsigned attempts,
-		    struct agent_reply *reply, struct rig_err *err)
-{
-	int rc = agent_run(c, cmd, timeout_ms, reply, err);
-
-	for (unsigned i = 1; i < attempts && rc < 0 && reply->status == AGENT_CORRUPT; i++) {
+		if (rc == 0 && status == AGENT_OK)
+			return 0;
+		snprintf(why, sizeof(why), "%s", reply->error);
 		agent_reply_free(reply);
-		rc = agent_run(c, cmd, timeout_ms, reply, err);
-	}
-	return rc;
-}
-
-/* After Ctrl-C the board's tty flushes its input and the interrupted command's late reply and a
- * prompt follow: let that settle, reading what comes, before the next request is typed, or the
- * request can be lost with the flush (seen once in CI under load). */
-#define INTERRUPT_SETTLE_MS 500
-
-int agent_interrupt(struct console *c, struct rig_err *err)
-{
-	long long deadline = console_now_ms() + INTERRUPT_SETTLE_MS;
-	struct console_line line;
-
-	if (console_send(c, "\003", 1, err) < 0)
-		return -1;
-	for (long long left; (left = deadline - console_now_ms()) > 0;)
-		if (console_next_line(c, (int)left, &line, err) < 0)
+		if (rc < 0)
 			return -1;
-	return 0;
+		if (rc == 1)
+			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %g s",
+					   cmd, timeout_ms / 1000.0);
+		if (status == AGENT_REFUSED)
+			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s' refused by the agent: %s",
+					   cmd, why);
+	}
+	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt %u times", cmd,
+			   attempts);
 }

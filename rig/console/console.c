@@ -48,11 +48,6 @@ struct console {
 	bool gap_pending;           /* a gap console_take_gap() has not reported yet */
 };
 
-long long console_now_ms(void)
-{
-	return monotonic_ms();
-}
-
 static int setup(struct console *c, const struct console_options *opts, struct rig_err *err)
 {
 	const char *marker = opts && opts->agent_marker ? opts->agent_marker
@@ -69,26 +64,32 @@ static int setup(struct console *c, const struct console_options *opts, struct r
 	return kevent_parser_new(c->marker, &c->events, err);
 }
 
-/* The transport's own events go to the console log and to stderr, as they happen. */
-static void on_transport_notice(void *ctx, enum transport_notice what, const char *msg)
+void console_note(struct console *c, const char *msg)
 {
-	struct console *c = ctx;
 	struct timespec now;
 	char line[600];
 	struct rig_err ignored;
 
-	if (what == TRANSPORT_GONE) {
-		c->gone_at_ms = console_now_ms();
-		c->gap = (struct console_gap){ .since_ktime = c->last_ktime, .until_ktime = -1 };
-	} else if (what == TRANSPORT_BACK) {
-		c->reattached = true;
-		c->gap.ms = console_now_ms() - c->gone_at_ms;
-		c->gap_await_until = c->gap_pending = true;
-	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(line, sizeof(line), "rig: %s", msg);
 	(void)console_log_line(c->log, &now, line, &ignored);
 	fprintf(stderr, "%s\n", line);
+}
+
+/* The transport's own events go to the console log and to stderr, as they happen. */
+static void on_transport_notice(void *ctx, enum transport_notice what, const char *msg)
+{
+	struct console *c = ctx;
+
+	if (what == TRANSPORT_GONE) {
+		c->gone_at_ms = monotonic_ms();
+		c->gap = (struct console_gap){ .since_ktime = c->last_ktime, .until_ktime = -1 };
+	} else if (what == TRANSPORT_BACK) {
+		c->reattached = true;
+		c->gap.ms = monotonic_ms() - c->gone_at_ms;
+		c->gap_await_until = c->gap_pending = true;
+	}
+	console_note(c, msg);
 }
 
 int console_create(struct console_transport *t, const struct console_options *opts,
@@ -307,7 +308,7 @@ static int wait_slice(long long deadline, int quiet_ms)
 
 	if (deadline < 0)
 		return quiet_ms;
-	left = deadline - console_now_ms();
+	left = deadline - monotonic_ms();
 	if (left < 0)
 		left = 0;
 	return left < quiet_ms ? (int)left : quiet_ms;
@@ -316,7 +317,7 @@ static int wait_slice(long long deadline, int quiet_ms)
 int console_next_line(struct console *c, int timeout_ms, struct console_line *line,
 		      struct rig_err *err)
 {
-	long long deadline = timeout_ms < 0 ? -1 : console_now_ms() + timeout_ms;
+	long long deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
 
 	c->feed_err = err;
 	while (c->q_len == 0) {
@@ -326,7 +327,7 @@ int console_next_line(struct console *c, int timeout_ms, struct console_line *li
 			return -1;
 		if (rc == 0 && splitter_idle(&c->splitter, enqueue, c) != 0)
 			return -1;   /* only enqueue can fail there, and it fills err */
-		if (c->q_len == 0 && deadline >= 0 && console_now_ms() >= deadline)
+		if (c->q_len == 0 && deadline >= 0 && monotonic_ms() >= deadline)
 			return 0;
 	}
 	hand_out(c, line);

@@ -65,14 +65,14 @@ int console_take_gap(struct console *c, struct console_gap *gap);
  * as if it had come over the console. */
 void console_replay_line(struct console *c, const char *text);
 
+/* Something rig says about the line itself ("rig: msg"): to the console log and stderr. */
+void console_note(struct console *c, const char *msg);
+
 /* 1 when what the console carries is not text (a wrong speed): why says so. */
 int console_garbled(const struct console *c, char *why, size_t size);
 
 /* Request numbers for the agent protocol, unique per session. */
 unsigned console_next_seq(struct console *c);
 const char *console_agent_marker(const struct console *c);
-
-/* Milliseconds on CLOCK_MONOTONIC, for deadlines. */
-long long console_now_ms(void);
 
 #endif

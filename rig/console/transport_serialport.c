@@ -8,6 +8,7 @@
  * the driver counts (TIOCGICOUNT) are reported as they happen.  Input waiting at open is stale
  * (an adapter buffers what the board said before anyone listened) and is discarded. */
 #include "console/transport_fd.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <libserialport.h>

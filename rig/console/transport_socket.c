@@ -13,14 +13,6 @@
 
 #define CONNECT_RETRY_MS 50
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* 0 connected, 1 not there yet (worth retrying), -1 hard error; errno is kept. */
 static int try_connect(const struct sockaddr_un *addr, int *fd_out)
 {
@@ -50,7 +42,7 @@ static int socket_open(struct console_transport *t, const struct transport_param
 		return rig_err_set(err, RIG_EXIT_USAGE, "console: socket path too long: %s", p->path);
 	memcpy(addr.sun_path, p->path, strlen(p->path) + 1);
 	while ((rc = try_connect(&addr, &t->fd)) == 1 && monotonic_ms() < deadline)
-		sleep_ms(CONNECT_RETRY_MS);
+		clock_sleep_ms(CONNECT_RETRY_MS);
 	if (rc != 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "console: cannot connect to %s: %s",
 				   p->path, strerror(errno));

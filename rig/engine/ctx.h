@@ -11,8 +11,9 @@
 #include "engine/session.h"
 #include "results/cycle.h"
 #include "results/db.h"
-#include "engine/fio_check.h"
-#include "engine/trace_window.h"
+#include "judge/fio.h"
+#include "judge/judge.h"
+#include "judge/window.h"
 
 struct board_state {              /* what the board said after its last boot */
 	char kernel_version[64];
@@ -64,16 +65,15 @@ int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct re
 int board_boot(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
 	       struct rig_err *err);
 
-/* Verdicts from the console events collected during a step (clean-resume and friends). */
-int verdict_clean_resume(struct engine_ctx *ctx, struct results_cycle *cyc,
-			 const struct session_event *ev, size_t n, struct rig_err *err);
+/* What the judge needs to know of the board right now (judge/judge.h). */
+void judge_context_of(const struct engine_ctx *ctx, struct judge_context *c);
+/* Store the judge's verdicts and measurements in the cycle, count them in the run's totals and
+ * say every verdict that did not pass (store.c). */
+int store_judgement(struct engine_ctx *ctx, struct results_cycle *cyc, const struct judgement *j,
+		    struct rig_err *err);
 /* Store the events of the step in the cycle (failures and PM milestones only). */
-int cycle_store_events(struct results_cycle *cyc, const struct session_event *ev, size_t n,
+int cycle_store_events(struct results_cycle *cyc, const struct judge_event *ev, size_t n,
 		       struct rig_err *err);
-/* Add a verdict, classifying a failure against the known issues. */
-int verdict_add(struct engine_ctx *ctx, struct results_cycle *cyc, const char *name,
-		const char *filesystem, enum results_verdict_result result, const char *detail,
-		const char *const *messages, size_t n_messages, struct rig_err *err);
 
 enum results_knob knob_of(int value);
 

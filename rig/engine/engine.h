@@ -1,5 +1,6 @@
 /* The cycle engine: boots the board, starts the workloads, runs a plan's steps for N cycles,
- * turns what it saw into verdicts and stores one transaction per cycle. */
+ * collects the evidence of each (through the board client, dut.h, and the console), hands it to
+ * the judge (judge/judge.h) and stores the verdicts, one transaction per cycle. */
 #ifndef RIG_ENGINE_ENGINE_H
 #define RIG_ENGINE_ENGINE_H
 
@@ -9,7 +10,7 @@
 
 #include "config/board.h"
 #include "config/plan.h"
-#include "engine/known.h"
+#include "config/known.h"
 #include "results/db.h"
 #include "util/err.h"
 

@@ -1,4 +1,5 @@
 #include "engine/lock.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,7 @@
 #define HOLDER_MAX 4096        /* bytes of holder info read back */
 #define CMDLINE_MAX 512
 #define READ_RETRIES 10        /* the holder writes its info just after taking the lock */
-#define READ_RETRY_NS 20000000L
+#define READ_RETRY_MS 20
 
 struct board_lock {
 	int fd;
@@ -144,13 +145,12 @@ static json_t *read_holder_once(int fd)
 
 static json_t *read_holder(int fd)
 {
-	const struct timespec pause = { .tv_nsec = READ_RETRY_NS };
 	json_t *info = NULL;
 
 	for (int i = 0; i < READ_RETRIES && !info; i++) {
 		info = read_holder_once(fd);
 		if (!info)
-			nanosleep(&pause, NULL);
+			clock_sleep_ms(READ_RETRY_MS);
 	}
 	return info;
 }

@@ -13,8 +13,8 @@
 #include "engine/wait.h"
 
 struct rtc_wake {
-	double armed_after;   /* power_now() when rig-dut was asked to suspend (alarm armed later) */
-	double asleep_at;     /* power_now() when the board was seen asleep */
+	double armed_after;   /* monotonic_seconds() when rig-dut was asked to suspend (alarm armed later) */
+	double asleep_at;     /* monotonic_seconds() when the board was seen asleep */
 	bool rescued;         /* the rig woke the board another way */
 };
 
@@ -24,15 +24,7 @@ struct rtc_wake {
 enum wait_result rtc_wake_wait(struct engine_ctx *ctx, const struct step_suspend *st,
 			       struct rtc_wake *w, struct agent_reply *reply, struct rig_err *err);
 
-/* The judgement alone: skip (alarm expired before sleep, explained) or fail (asleep in time,
- * not woken). presync_ms: rig-dut's sync before it armed the alarm. */
-enum results_verdict_result rtc_wake_judge(const struct rtc_wake *w, unsigned seconds,
-					   long presync_ms, char *detail, size_t size);
-
-/* After the reply: the "wake" verdict for a rescued board. Pass when the alarm had expired
- * before the board fell asleep (armed at armed_after + presync_ms + seconds, rig-dut's report),
- * fail when the board was asleep in time and the RTC still did not wake it. */
-int rtc_wake_verdict(struct engine_ctx *ctx, struct results_cycle *cyc, const struct step_suspend *st,
-		     const struct rtc_wake *w, const char *result_line, struct rig_err *err);
+/* The wake verdict itself is the judge's (judge_wake, judge/judge.h): skip when the alarm had
+ * expired before the board fell asleep, fail when the board was asleep in time. */
 
 #endif

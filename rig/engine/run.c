@@ -5,25 +5,9 @@
 #include <string.h>
 
 #include "engine/ctx.h"
+#include "engine/dut.h"
 #include "engine/engine.h"
 #include "engine/hang.h"
-
-static unsigned pick(unsigned plan_value, unsigned board_value)
-{
-	return plan_value ? plan_value : board_value;
-}
-
-static void merge_timeouts(struct engine_ctx *ctx)
-{
-	const struct board_timeouts *b = &ctx->board->timeouts, *p = &ctx->plan->timeouts;
-
-	ctx->t.boot = pick(p->boot, b->boot);
-	ctx->t.command = pick(p->command, b->command);
-	ctx->t.suspend = pick(p->suspend, b->suspend);
-	ctx->t.resume = pick(p->resume, b->resume);
-	ctx->t.hibernate = pick(p->hibernate, b->hibernate);
-	ctx->t.restore = pick(p->restore, b->restore);
-}
 
 /* meta.json of the kernel under test: its text (for the run row) and the s_id offset. */
 static char *load_kernel_meta(const char *path, long *s_id_offset)
@@ -89,8 +73,6 @@ static struct results_cycle *new_cycle(struct engine_ctx *ctx, const struct step
 /* knob and fsfreeze steps change the board's state for the steps after them. */
 static int apply_modifier(struct engine_ctx *ctx, const struct step *step, struct rig_err *err)
 {
-	char cmd[128], line[256];
-
 	if (step->kind == STEP_KNOB) {
 		if (step->u.knob.freeze_filesystems >= 0)
 			ctx->knob.freeze_filesystems = step->u.knob.freeze_filesystems;
@@ -100,8 +82,7 @@ static int apply_modifier(struct engine_ctx *ctx, const struct step *step, struc
 	}
 	if (ctx->needs_boot)
 		return 0;
-	snprintf(cmd, sizeof(cmd), "rig-dut fsfreeze %s freeze", step->u.fsfreeze.filesystem);
-	if (session_query(ctx->s, cmd, ctx->t.command, line, sizeof(line), err) < 0)
+	if (dut_fsfreeze(ctx->s, ctx->t.command, step->u.fsfreeze.filesystem, "freeze", NULL, err) < 0)
 		return -1;
 	free(ctx->owner_pending);
 	ctx->owner_pending = strdup(step->u.fsfreeze.filesystem);
@@ -123,7 +104,7 @@ static void keep_leftover_events(struct engine_ctx *ctx, struct results_cycle *c
 {
 	struct rig_err ignored;
 	size_t n;
-	struct session_event *ev = session_events_drain(ctx->s, &n);
+	struct judge_event *ev = session_events_drain(ctx->s, &n);
 
 	(void)cycle_store_events(cyc, ev, n, &ignored);
 	session_events_free(ev, n);
@@ -242,7 +223,7 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	int rc, code;
 
 	memset(totals, 0, sizeof(*totals));
-	merge_timeouts(&ctx);
+	plan_timeouts(plan, board, &ctx.t);
 	ctx.cycle_total = cycles * action_steps(plan);
 	totals->cycles = ctx.cycle_total;
 	if (session_open(board, opts->run_dir, opts->progress, &ctx.s, err) < 0) {

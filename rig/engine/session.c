@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "console/agent.h"
+#include "util/clock.h"
 
 #define CONNECT_TIMEOUT_MS 15000
 #define PUMP_SLICE_MS 100
@@ -37,11 +38,11 @@ void session_say(struct session *s, const char *fmt, ...)
 
 static int push_event(struct session *s, const struct kevent *ev)
 {
-	struct session_event *e;
+	struct judge_event *e;
 
 	if (s->n_events == s->cap_events) {
 		size_t cap = s->cap_events ? s->cap_events * 2 : 64;
-		struct session_event *grown = realloc(s->events, cap * sizeof(*grown));
+		struct judge_event *grown = realloc(s->events, cap * sizeof(*grown));
 
 		if (!grown)
 			return -1;
@@ -179,9 +180,9 @@ int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_
 
 	if (session_power_on(s, extra_cmdline, err) < 0)
 		return -1;
-	deadline = console_now_ms() + (long long)timeout_s * 1000;
+	deadline = monotonic_ms() + (long long)timeout_s * 1000;
 	while (!s->agent_ready) {
-		long long left = deadline - console_now_ms();
+		long long left = deadline - monotonic_ms();
 		char why[300];
 
 		if (left <= 0)
@@ -205,94 +206,43 @@ static void feed_line(struct session *s, const struct console_line *line)
 		s->watch_hit_at = host;
 }
 
-/* The console was unplugged and is back: the reply may have gone by meanwhile.  The agent keeps
- * its last reply and sends it again (after the command, if it still runs); a reply that did
- * arrive is simply received twice, the second time ignored. */
-static int ask_again(struct session *s, const struct agent_reply *reply, struct rig_err *err)
+static void on_line(void *ctx, const struct console_line *line)
 {
-	char *request = NULL;
-	int rc;
+	feed_line(ctx, line);
+}
 
-	session_say(s, "  console back: asking the agent again for the reply to request %u",
-		    reply->seq);
-	if (agent_format_resend(reply->seq, &request, err) < 0)
-		return -1;
-	rc = console_send(s->console, request, strlen(request), err);
-	free(request);
-	return rc;
+static int attached(const struct session *s, struct rig_err *err)
+{
+	if (!s->console)
+		return rig_err_set(err, RIG_EXIT_INFRA, "console of board %s is not attached",
+				   s->board->name);
+	return 0;
 }
 
 int session_pump(struct session *s, int timeout_ms, struct agent_reply *reply,
 		 struct rig_err *err)
 {
-	long long deadline = console_now_ms() + timeout_ms;
-	struct console_line line;
-
-	if (!s->console)
-		return rig_err_set(err, RIG_EXIT_INFRA, "console of board %s is not attached",
-				   s->board->name);
-	for (;;) {
-		long long left = deadline - console_now_ms();
-		int rc = console_next_line(s->console, left > 0 ? (int)left : 0, &line, err);
-
-		if (rc < 0)
-			return -1;
-		if (console_take_reattached(s->console) && reply && reply->status == AGENT_PENDING &&
-		    ask_again(s, reply, err) < 0)
-			return -1;
-		if (rc == 0)
-			return 0;
-		feed_line(s, &line);
-		if (reply && reply->status == AGENT_PENDING) {
-			rc = agent_reply_feed(reply, console_agent_marker(s->console), line.text, err);
-			if (rc < 0)
-				return -1;
-			if (rc == 1)
-				return 1;
-		}
-	}
+	if (attached(s, err) < 0)
+		return -1;
+	return agent_pump(s->console, timeout_ms, reply, on_line, s, err);
 }
 
 int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
 		 struct rig_err *err)
 {
-	unsigned seq;
-	char *request = NULL;
-	int rc;
-
-	if (!s->console)
-		return rig_err_set(err, RIG_EXIT_INFRA, "console of board %s is not attached",
-				   s->board->name);
-	seq = console_next_seq(s->console);
-	agent_reply_init(reply, seq);
-	if (agent_format_request(seq, cmd, &request, err) < 0)
+	if (attached(s, err) < 0)
 		return -1;
-	rc = console_send(s->console, request, strlen(request), err);
-	free(request);
-	return rc;
+	return agent_send(s->console, cmd, reply, err);
 }
 
 int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
 		 struct rig_err *err)
 {
-	long long deadline = console_now_ms() + (long long)timeout_s * 1000;
-
-	if (session_send(s, cmd, reply, err) < 0)
+	if (attached(s, err) < 0) {
+		agent_reply_init(reply, 0);
 		return -1;
-	for (;;) {
-		long long left = deadline - console_now_ms();
-		int rc;
-
-		if (left <= 0) {
-			reply->status = AGENT_TIMEOUT;
-			return 1;
-		}
-		rc = session_pump(s, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, reply, err);
-		if (rc < 0)
-			return -1;
-		if (rc == 1)
-			return 0;
 	}
+	return agent_run(s->console, cmd, (int)timeout_s * 1000, on_line, s, reply, err);
 }
 
 #define EXEC_ATTEMPTS 3
@@ -300,20 +250,10 @@ int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct 
 int session_exec_verified(struct session *s, const char *cmd, unsigned timeout_s,
 			  struct agent_reply *reply, struct rig_err *err)
 {
-	for (int attempt = 0; attempt < EXEC_ATTEMPTS; attempt++) {
-		int rc = session_exec(s, cmd, timeout_s, reply, err);
-
-		if (rc == 0 && reply->status == AGENT_OK)
-			return 0;
-		agent_reply_free(reply);
-		if (rc < 0)
-			return -1;
-		if (rc == 1)
-			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %u s",
-					   cmd, timeout_s);
-	}
-	return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': reply corrupt %d times", cmd,
-			   EXEC_ATTEMPTS);
+	if (attached(s, err) < 0)
+		return -1;
+	return agent_run_verified(s->console, cmd, (int)timeout_s * 1000, EXEC_ATTEMPTS, on_line, s,
+				  reply, err);
 }
 
 int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,
@@ -339,9 +279,9 @@ void session_watch(struct session *s, const char *substring)
 	s->watch_hit_at = 0;
 }
 
-struct session_event *session_events_drain(struct session *s, size_t *n)
+struct judge_event *session_events_drain(struct session *s, size_t *n)
 {
-	struct session_event *events = s->events;
+	struct judge_event *events = s->events;
 
 	*n = s->n_events;
 	s->events = NULL;
@@ -349,7 +289,7 @@ struct session_event *session_events_drain(struct session *s, size_t *n)
 	return events;
 }
 
-void session_events_free(struct session_event *events, size_t n)
+void session_events_free(struct judge_event *events, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(events[i].text);

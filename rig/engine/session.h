@@ -11,15 +11,10 @@
 #include "console/agent_reply.h"
 #include "console/console.h"
 #include "console/events.h"
-#include "engine/acks.h"
+#include "judge/acks.h"
+#include "judge/judge.h"
 #include "power/power.h"
 #include "util/err.h"
-
-struct session_event {
-	struct kevent ev;
-	double host_ts;
-	char *text;
-};
 
 struct session {
 	struct board *board;
@@ -28,7 +23,7 @@ struct session {
 	struct power *power;
 	struct console *console;
 	struct acks acks;
-	struct session_event *events;  /* since the last session_events_drain() */
+	struct judge_event *events;  /* since the last session_events_drain() */
 	size_t n_events, cap_events;
 	bool agent_ready;
 	int boots;                     /* kernel boots seen ("Linux version") */
@@ -83,8 +78,8 @@ int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *
 void session_watch(struct session *s, const char *substring);
 
 /* Events since the last drain; the caller takes ownership of the array. */
-struct session_event *session_events_drain(struct session *s, size_t *n);
-void session_events_free(struct session_event *events, size_t n);
+struct judge_event *session_events_drain(struct session *s, size_t *n);
+void session_events_free(struct judge_event *events, size_t n);
 
 /* Print a progress message (timestamped) to s->progress. */
 void session_say(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

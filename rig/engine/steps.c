@@ -7,10 +7,11 @@
 
 #include "engine/collect.h"
 #include "engine/ctx.h"
+#include "engine/dut.h"
 #include "engine/hang.h"
 #include "engine/rtc_wake.h"
 #include "engine/wait.h"
-#include "util/kv.h"
+#include "util/clock.h"
 
 static long long ms(unsigned seconds)
 {
@@ -35,98 +36,9 @@ static int wait_failed(struct engine_ctx *ctx, enum wait_result r, struct result
 	return -1;
 }
 
-static double event_ktime(const struct session *s, enum kevent_kind kind)
-{
-	for (size_t i = s->n_events; i-- > 0;)
-		if (s->events[i].ev.kind == kind && s->events[i].ev.has_ktime)
-			return s->events[i].ev.ktime;
-	return NAN;
-}
-
-static void kernel_phase_measurements(struct engine_ctx *ctx, struct results_cycle *cyc,
-				      struct rig_err *err)
-{
-	double entry = event_ktime(ctx->s, KEV_SUSPEND_ENTRY);
-	double sleep = event_ktime(ctx->s, KEV_ACPI_SLEEP);
-	double wake = event_ktime(ctx->s, KEV_ACPI_WAKE);
-	double exit = event_ktime(ctx->s, KEV_SUSPEND_EXIT);
-	double frozen = event_ktime(ctx->s, KEV_FREEZE_USER_DONE);
-	double freezing = event_ktime(ctx->s, KEV_FREEZE_USER_BEGIN);
-
-	if (!isnan(entry) && !isnan(sleep) && sleep >= entry)
-		results_cycle_add_measurement(cyc, "suspend_ms", NULL, (sleep - entry) * 1e3, "ms", err);
-	if (!isnan(wake) && !isnan(exit) && exit >= wake)
-		results_cycle_add_measurement(cyc, "resume_ms", NULL, (exit - wake) * 1e3, "ms", err);
-	if (!isnan(freezing) && !isnan(frozen) && frozen >= freezing)
-		results_cycle_add_measurement(cyc, "freeze_tasks_ms", NULL, (frozen - freezing) * 1e3,
-					      "ms", err);
-}
-
-/* The console's adapter was unplugged and came back: what the kernel printed meanwhile is still
- * in its log on the board, and goes through the event parser now, so no WARN hides in the gap. */
-static int recover_console_gap(struct engine_ctx *ctx, struct results_cycle *cyc,
-			       struct rig_err *err)
-{
-	struct console_gap gap;
-	struct agent_reply reply;
-	char cmd[96];
-
-	if (!ctx->s->console || !console_take_gap(ctx->s->console, &gap))
-		return 0;
-	results_cycle_add_measurement(cyc, "console_gap_ms", NULL, (double)gap.ms, "ms", err);
-	if (gap.since_ktime < 0) {
-		session_say(ctx->s, "  console gap of %.1f s before any kernel record: nothing to "
-			    "recover it from", (double)gap.ms / 1e3);
-		return 0;
-	}
-	if (gap.until_ktime >= 0)
-		snprintf(cmd, sizeof(cmd), "rig-dut klog %.6f %.6f", gap.since_ktime, gap.until_ktime);
-	else
-		snprintf(cmd, sizeof(cmd), "rig-dut klog %.6f", gap.since_ktime);
-	if (session_exec_verified(ctx->s, cmd, ctx->t.command, &reply, err) < 0)
-		return -1;
-	for (size_t i = 0; i < reply.n_lines; i++)
-		console_replay_line(ctx->s->console, reply.lines[i]);
-	session_say(ctx->s, "  console gap of %.1f s: %zu kernel log lines recovered from the board",
-		    (double)gap.ms / 1e3, reply.n_lines);
-	agent_reply_free(&reply);
-	return 0;
-}
-
-/* After the board is back from sleep with its old userspace: every verdict a resume has. */
 static int after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
 {
-	struct frozen_window w;
-	struct session_event *ev;
-	size_t n;
-	char dead[256];
-	int rc;
-
-	if (recover_console_gap(ctx, cyc, err) < 0 || collect_trace(ctx, &w, err) < 0 || collect_writers_alive(ctx, dead, sizeof(dead), err) < 0)
-		return -1;
-	collect_window_measurements(cyc, &w, err);
-	kernel_phase_measurements(ctx, cyc, err);
-	if (collect_stall(ctx, cyc, &w, err) < 0 || collect_order(ctx, cyc, &w, err) < 0 ||
-	    collect_owner(ctx, cyc, err) < 0)
-		return -1;
-	ev = session_events_drain(ctx->s, &n);
-	rc = cycle_store_events(cyc, ev, n, err);
-	if (rc == 0)
-		rc = verdict_clean_resume(ctx, cyc, ev, n, err);
-	session_events_free(ev, n);
-	if (rc == 0 && *dead) {
-		char detail[320];
-
-		snprintf(detail, sizeof(detail), "writers died across the cycle: %s", dead);
-		rc = verdict_add(ctx, cyc, "writers-alive", NULL, RESULTS_VERDICT_FAIL, detail,
-				 (const char *const[]){ detail }, 1, err);
-	}
-	return rc;
-}
-
-static const char *dut_wake_arg(enum wake_source wake)
-{
-	return wake == WAKE_RTC ? "rtc" : "external";
+	return collect_after_resume(ctx, cyc, err);
 }
 
 static int wake_board(struct engine_ctx *ctx, enum wake_source wake, struct rig_err *err)
@@ -144,57 +56,66 @@ static int wake_board(struct engine_ctx *ctx, enum wake_source wake, struct rig_
 	return 0;
 }
 
-/* rig-dut's report line ("result=..."): the shell's own complaints (a failed write to
- * /sys/power/state: "sh: write error: Device or resource busy") come before it. */
-static const char *result_line(const struct agent_reply *reply)
+static int suspend_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
+			   const struct ev_sleep *sleep, bool slept, struct rig_err *err)
 {
-	for (size_t i = 0; i < reply->n_lines; i++)
-		if (kv_long(reply->lines[i], "result", -1) >= 0)
-			return reply->lines[i];
-	return reply->n_lines ? reply->lines[0] : "";
+	struct judge_context c;
+	struct judgement j = { 0 };
+
+	judge_context_of(ctx, &c);
+	return collect_store(ctx, cyc, &j, judge_suspend(&c, &j, "suspend", sleep,
+							 slept ? JUDGE_SEEN_YES : JUDGE_SEEN_NO, err),
+			     err);
 }
 
-static int suspend_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
-			   const struct agent_reply *reply, bool slept, struct rig_err *err)
+/* The wake verdict of a board the rig had to wake: only then is there one. */
+static int wake_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
+			const struct step_suspend *st, const struct rtc_wake *rtc,
+			const struct ev_sleep *sleep, struct rig_err *err)
 {
-	const char *line = result_line(reply);
-	long result = kv_long(line, "result", -1), successes = kv_long(line, "successes", 0);
-	char detail[384];
+	struct judge_rtc r = { .armed_after = rtc->armed_after, .asleep_at = rtc->asleep_at,
+			       .seconds = st->seconds, .presync_ms = sleep->presync_ms };
+	struct judge_context c;
+	struct judgement j = { 0 };
 
-	snprintf(detail, sizeof(detail), "%s%s", line, slept ? "" : " (the board never reported sleeping)");
-	if (result == 0 && successes >= 1 && slept)
-		return verdict_add(ctx, cyc, "suspend", NULL, RESULTS_VERDICT_PASS, detail, NULL, 0, err);
-	return verdict_add(ctx, cyc, "suspend", NULL, RESULTS_VERDICT_FAIL, detail,
-			   (const char *const[]){ detail }, 1, err);
+	if (!rtc->rescued)
+		return 0;
+	judge_context_of(ctx, &c);
+	return collect_store(ctx, cyc, &j, judge_wake(&c, &j, &r, err), err);
 }
 
 static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		       struct results_cycle *cyc, struct rig_err *err)
 {
 	struct agent_reply reply;
-	char cmd[128];
-	double t0 = power_now();
+	struct ev_sleep sleep;
+	/* t0 times the phases; since is when events (stamped by the console and by QEMU with the
+	 * wall clock) start to count for this step */
+	double t0 = monotonic_seconds(), since = wall_clock_seconds();
 	struct rtc_wake rtc = { .armed_after = t0 };
 	enum wait_result r;
 	bool slept;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u", sleep_mode_name(st->mode),
-		 dut_wake_arg(st->wake), st->seconds);
+	const char *verb = sleep_via_verb(st->via, false);
+	/* hybrid-sleep writes a hibernation image before it suspends */
+	unsigned suspend_s = ctx->t.suspend + (st->via == VIA_HYBRID_SLEEP ? ctx->t.hibernate : 0);
+
 	session_watch(ctx->s, st->mode == SLEEP_S2IDLE ? "PM: suspend-to-idle" : NULL);
-	if (session_send(ctx->s, cmd, &reply, err) < 0)
+	if (dut_send_suspend(ctx->s, st->mode, st->wake == WAKE_RTC, st->seconds, verb, &reply,
+			     err) < 0)
 		return -1;
-	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, t0,
-		       ms(ctx->t.suspend), &reply, err);
+	session_say(ctx->s, "  phase suspend (timeout %us)", suspend_s);
+	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
+		       ms(suspend_s), &reply, err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
 		agent_reply_free(&reply);
 		return wait_failed(ctx, r, cyc, "suspend", err);
 	}
 	if (slept) {
-		rtc.asleep_at = power_now();
-		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
+		rtc.asleep_at = monotonic_seconds();
+		results_cycle_add_measurement(cyc, "enter_sleep_ms", NULL, (rtc.asleep_at - t0) * 1e3, "ms", err);
 		if (st->wake != WAKE_RTC) {
 			r = wait_idle(ctx, ms(st->seconds), &reply, err);
 			if (r != WAIT_DONE && r != WAIT_REPLIED)
@@ -209,24 +130,25 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
 		r = WAIT_TIMEOUT;
 		long long budget = ms(ctx->t.resume) + (st->wake == WAKE_RTC ? ms(st->seconds) : 0);
-		double waited_from = power_now();
+		double waited_from = monotonic_seconds();
 		if (reply.status == AGENT_PENDING && st->wake == WAKE_RTC && st->inject != INJECT_HANG)
 			r = rtc_wake_wait(ctx, st, &rtc, &reply, err);
 		/* A board woken by the rig gets the whole resume timeout from now; one that was not
 		 * asleep any more (resuming, or hung resuming) only what is left of it. */
 		if (!rtc.rescued)
-			budget -= (long long)((power_now() - waited_from) * 1e3);
+			budget -= (long long)((monotonic_seconds() - waited_from) * 1e3);
 		if (r == WAIT_REPLIED || reply.status != AGENT_PENDING)
 			r = WAIT_REPLIED;
 		else if (r == WAIT_TIMEOUT)
-			r = wait_board(ctx, WAIT_FOR_REPLY, t0, budget > 0 ? budget : 0, &reply, err);
+			r = wait_board(ctx, WAIT_FOR_REPLY, since, budget > 0 ? budget : 0, &reply, err);
 		if (r != WAIT_REPLIED)
 			goto failed_wait_resume;
 	}
-	rc = suspend_verdict(ctx, cyc, &reply, slept || !power_has_events(ctx->s->power), err);
-	if (rc == 0)
-		rc = rtc_wake_verdict(ctx, cyc, st, &rtc, result_line(&reply), err);
+	ev_parse_sleep((const char *const *)reply.lines, reply.n_lines, &sleep);
 	agent_reply_free(&reply);
+	rc = suspend_verdict(ctx, cyc, &sleep, slept || !power_has_events(ctx->s->power), err);
+	if (rc == 0)
+		rc = wake_verdict(ctx, cyc, st, &rtc, &sleep, err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 
 failed_wait_resume:
@@ -242,22 +164,7 @@ fail:
 static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 				const struct acks *acked, struct rig_err *err)
 {
-	struct session_event *ev;
-	size_t n;
-	int rc;
-
-	/* Without journal writers there is no journal acknowledgement to miss. */
-	bool journal = acked->n > 0 || ctx->fio_acked.n == 0;
-
-	if (board_prepare_base(ctx, err) < 0 || (journal && collect_verify(ctx, cyc, acked, err) < 0) ||
-	    collect_fio_verify(ctx, cyc, err) < 0 || collect_fsck(ctx, cyc, err) < 0)
-		return -1;
-	ev = session_events_drain(ctx->s, &n);
-	rc = cycle_store_events(cyc, ev, n, err);
-	if (rc == 0)
-		rc = verdict_clean_resume(ctx, cyc, ev, n, err);
-	session_events_free(ev, n);
-	if (rc < 0)
+	if (board_prepare_base(ctx, err) < 0 || collect_after_failure(ctx, cyc, acked, err) < 0)
 		return -1;
 	return board_start_workloads(ctx, err);
 }
@@ -268,15 +175,10 @@ static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cy
 static void ack_gap(struct engine_ctx *ctx, struct results_cycle *cyc, const struct acks *acked,
 		    struct rig_err *err)
 {
-	double entry = event_ktime(ctx->s, KEV_SUSPEND_ENTRY);
+	struct judgement j = { 0 };
 
-	if (isnan(entry))
-		return;
-	for (size_t i = 0; i < acked->n; i++)
-		if (acked->writers[i].kernel_ts >= 0 && acked->writers[i].kernel_ts <= entry)
-			results_cycle_add_measurement(cyc, "ack_gap_ms", acked->writers[i].id,
-						      (entry - acked->writers[i].kernel_ts) * 1e3, "ms",
-						      err);
+	(void)collect_store(ctx, cyc, &j, judge_ack_gap(&j, acked, ctx->s->events, ctx->s->n_events,
+							err), err);
 }
 
 static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st,
@@ -284,27 +186,25 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 {
 	struct agent_reply reply;
 	struct acks acked;
-	char cmd[128];
-	double t0 = power_now();
+	double since = wall_clock_seconds();
 	enum wait_result r;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s external 0", sleep_mode_name(st->mode));
-	if (collect_fio_checkpoint(ctx, err) < 0 || session_send(ctx->s, cmd, &reply, err) < 0)
+	if (collect_fio_checkpoint(ctx, err) < 0 ||
+	    dut_send_suspend(ctx->s, st->mode, false, 0, NULL, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, WAIT_FOR_SUSPENDED, t0, ms(ctx->t.suspend), &reply, err);
+	r = wait_board(ctx, WAIT_FOR_SUSPENDED, since, ms(ctx->t.suspend), &reply, err);
 	if (r == WAIT_DONE)
 		r = wait_idle(ctx, ms(st->after_seconds), &reply, err);
 	agent_reply_free(&reply);
 	if (r == WAIT_REPLIED) {
 		/* The suspend failed or ended early: judge what the board went through, like any
 		 * resume, and let fio write again. */
-		if (verdict_add(ctx, cyc, "suspend", NULL, RESULTS_VERDICT_FAIL,
-				"the board came back before the power cut",
-				(const char *const[]){ "the board came back before the power cut" }, 1,
-				err) < 0 ||
-		    after_resume(ctx, cyc, err) < 0)
+		struct ev_sleep back = { .replied = true, .result = -1, .successes = -1 };
+
+		snprintf(back.line, sizeof(back.line), "the board came back before the power cut");
+		if (suspend_verdict(ctx, cyc, &back, true, err) < 0 || after_resume(ctx, cyc, err) < 0)
 			return -1;
 		return board_resume_fio(ctx, err);
 	}
@@ -325,26 +225,26 @@ static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply,
 			     struct results_cycle *cyc, struct rig_err *err)
 {
 	enum wait_result r;
-	const char *line;
+	struct ev_sleep sleep = { 0 };
+	struct judge_context c;
+	struct judgement j = { 0 };
 	int rc;
 
 	if (session_power_on(ctx->s, NULL, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase restore (timeout %us)", ctx->t.restore);
-	r = wait_board(ctx, WAIT_FOR_AGENT_READY, power_now(), ms(ctx->t.restore), reply, err);
+	r = wait_board(ctx, WAIT_FOR_AGENT_READY, wall_clock_seconds(), ms(ctx->t.restore), reply, err);
+	judge_context_of(ctx, &c);
 	if (r == WAIT_DONE) {
 		/* A fresh agent: the image was not restored. */
-		rc = verdict_add(ctx, cyc, "hibernate", NULL, RESULTS_VERDICT_FAIL,
-				 "the board booted afresh instead of restoring its image",
-				 (const char *const[]){ "hibernation image not restored" }, 1, err);
+		rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_NOT_RESTORED,
+								 err), err);
 		return rc < 0 ? -1 : board_prepare(ctx, err);
 	}
 	if (r != WAIT_REPLIED)
 		return wait_failed(ctx, r, cyc, "restore", err);
-	line = reply->n_lines ? reply->lines[0] : "";
-	rc = verdict_add(ctx, cyc, "hibernate", NULL,
-			 kv_long(line, "result", -1) == 0 ? RESULTS_VERDICT_PASS : RESULTS_VERDICT_FAIL,
-			 line, (const char *const[]){ line }, 1, err);
+	ev_parse_sleep((const char *const *)reply->lines, reply->n_lines, &sleep);
+	rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_RESTORED, err), err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 }
 
@@ -353,21 +253,25 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 {
 	struct agent_reply reply;
 	struct acks acked;
-	double t0 = power_now();
+	double t0 = monotonic_seconds(), since = wall_clock_seconds();
 	enum wait_result r;
 	int rc;
 
 	if ((!st->resume && collect_fio_checkpoint(ctx, err) < 0) ||
-	    session_send(ctx->s, "rig-dut hibernate", &reply, err) < 0)
+	    dut_send_hibernate(ctx->s, st->via != VIA_SYSFS, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
-	r = wait_board(ctx, WAIT_FOR_POWER_OFF, t0, ms(ctx->t.hibernate), &reply, err);
+	r = wait_board(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);
 	if (r == WAIT_REPLIED) {
-		const char *line = reply.n_lines ? reply.lines[0] : "";
+		struct ev_sleep sleep;
+		struct judge_context c;
+		struct judgement j = { 0 };
 
-		rc = verdict_add(ctx, cyc, "hibernate", NULL, RESULTS_VERDICT_FAIL, line,
-				 (const char *const[]){ line }, 1, err);
+		ev_parse_sleep((const char *const *)reply.lines, reply.n_lines, &sleep);
 		agent_reply_free(&reply);
+		judge_context_of(ctx, &c);
+		rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_STAYED, err),
+				   err);
 		if (rc < 0 || after_resume(ctx, cyc, err) < 0)
 			return -1;
 		return board_resume_fio(ctx, err);
@@ -376,7 +280,8 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 		agent_reply_free(&reply);
 		return wait_failed(ctx, r, cyc, "hibernate", err);
 	}
-	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (power_now() - t0) * 1e3, "ms", err);
+	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (monotonic_seconds() - t0) * 1e3,
+				      "ms", err);
 	acked = ctx->s->acks;
 	if (st->resume) {
 		rc = hibernate_restore(ctx, &reply, cyc, err);
@@ -394,23 +299,16 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 static int run_pm_test(struct engine_ctx *ctx, const struct step_pm_test *st,
 		       struct results_cycle *cyc, struct rig_err *err)
 {
-	struct agent_reply reply;
-	char cmd[128];
-	const char *line;
-	int rc;
+	struct ev_sleep sleep;
+	struct judge_context c;
+	struct judgement j = { 0 };
+	int rc = dut_pm_test(ctx->s, ctx->t.suspend + ctx->t.resume, st->level, st->mode, &sleep, err);
 
-	snprintf(cmd, sizeof(cmd), "rig-dut pm-test %s %s", pm_test_level_name(st->level),
-		 sleep_mode_name(st->mode));
-	rc = session_exec(ctx->s, cmd, ctx->t.suspend + ctx->t.resume, &reply, err);
-	if (rc != 0) {
-		agent_reply_free(&reply);
+	if (rc != 0)
 		return rc < 0 ? -1 : hang_record(ctx, cyc, "pm_test", err);
-	}
-	line = reply.n_lines ? reply.lines[0] : "";
-	rc = verdict_add(ctx, cyc, "pm-test", NULL,
-			 kv_long(line, "result", -1) == 0 ? RESULTS_VERDICT_PASS : RESULTS_VERDICT_FAIL,
-			 line, (const char *const[]){ line }, 1, err);
-	agent_reply_free(&reply);
+	judge_context_of(ctx, &c);
+	rc = collect_store(ctx, cyc, &j, judge_suspend(&c, &j, "pm-test", &sleep, JUDGE_SEEN_UNKNOWN,
+						       err), err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 }
 

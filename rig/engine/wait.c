@@ -1,6 +1,7 @@
 #include "engine/wait.h"
 
 #include "console/console.h"
+#include "util/clock.h"
 
 #define SLICE_MS 100
 
@@ -40,10 +41,10 @@ static int condition_met(struct engine_ctx *ctx, enum wait_for what, double sinc
 enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double since,
 			    long long timeout_ms, struct agent_reply *reply, struct rig_err *err)
 {
-	long long deadline = console_now_ms() + timeout_ms;
+	long long deadline = monotonic_ms() + timeout_ms;
 
 	for (;;) {
-		long long left = deadline - console_now_ms();
+		long long left = deadline - monotonic_ms();
 		int rc;
 
 		if (ctx->opts->stop && *ctx->opts->stop)
@@ -62,9 +63,7 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 		}
 		if (!ctx->s->console) {
 			/* Nothing to read while the board is off: just let the time pass. */
-			struct timespec ts = { 0, SLICE_MS * 1000000L };
-
-			nanosleep(&ts, NULL);
+			clock_sleep_ms(SLICE_MS);
 			continue;
 		}
 		rc = session_pump(ctx->s, left < SLICE_MS ? (int)left : SLICE_MS, reply, err);

@@ -23,7 +23,8 @@ enum wait_for {
 };
 
 /* Wait up to timeout_ms for what, pumping the console into reply (may be NULL). since is the
- * power_now() time the step started (events before it do not count). */
+ * wall_clock_seconds() the step started (events before it do not count: the console and QEMU
+ * stamp theirs with the wall clock). */
 enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double since,
 			    long long timeout_ms, struct agent_reply *reply, struct rig_err *err);
 

@@ -111,25 +111,59 @@ static void quote_answer(const char *body, char *buf, size_t size)
 	json_decref(j);
 }
 
+static int perform_body(const struct lava_server *s, const char *url, const char *post,
+			const char *accept, struct body *answer, struct rig_err *err);
+
 static int perform(const struct lava_server *s, const char *url, const char *post, json_t **out,
 		   struct rig_err *err)
+{
+	struct body b = { 0 };
+	json_error_t jerr;
+	int ret;
+
+	*out = NULL;
+	ret = perform_body(s, url, post, "Accept: application/json", &b, err);
+	if (!ret && !(*out = json_loadb(b.data ? b.data : "", b.len, 0, &jerr)))
+		ret = rig_err_set(err, RIG_EXIT_INFRA, "LAVA %s: not JSON: %s", url, jerr.text);
+	free(b.data);
+	return ret;
+}
+
+int lava_http_get_text(const struct lava_server *s, const char *url, char **text, size_t *len,
+		       struct rig_err *err)
+{
+	struct body b = { 0 };
+	int ret = perform_body(s, url, NULL, "Accept: */*", &b, err);
+
+	*text = NULL;
+	*len = 0;
+	if (ret) {
+		free(b.data);
+		return ret;
+	}
+	*text = b.data ? b.data : strdup("");
+	*len = b.len;
+	return *text ? 0 : rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+}
+
+/* The request itself: the answer's body in *answer (the caller frees answer->data). */
+static int perform_body(const struct lava_server *s, const char *url, const char *post,
+			const char *accept, struct body *answer, struct rig_err *err)
 {
 	char full[4096], auth[TOKEN_MAX + 32], errbuf[CURL_ERROR_SIZE] = "", said[512];
 	struct curl_slist *headers = NULL;
 	struct body b = { 0 };
-	json_error_t jerr;
 	long status = 0;
 	CURL *c;
 	CURLcode rc;
 	int ret = 0;
 
-	*out = NULL;
 	if (snprintf(full, sizeof(full), "%s%s", strncmp(url, "http", 4) ? s->url : "", url) >=
 	    (int)sizeof(full))
 		return rig_err_set(err, RIG_EXIT_USAGE, "LAVA URL too long: %.100s...", url);
 	if (!(c = curl_easy_init()))
 		return rig_err_set(err, RIG_EXIT_INFRA, "libcurl: cannot initialise");
-	headers = curl_slist_append(headers, "Accept: application/json");
+	headers = curl_slist_append(headers, accept);
 	if (post)
 		headers = curl_slist_append(headers, "Content-Type: application/json");
 	if (s->token) {
@@ -160,9 +194,12 @@ static int perform(const struct lava_server *s, const char *url, const char *pos
 		quote_answer(b.data, said, sizeof(said));
 		ret = rig_err_set(err, status / 100 == 5 ? RIG_EXIT_INFRA : RIG_EXIT_USAGE,
 				  "LAVA %s: HTTP %ld: %s", full, status, said);
-	} else if (!(*out = json_loadb(b.data ? b.data : "", b.len, 0, &jerr)))
-		ret = rig_err_set(err, RIG_EXIT_INFRA, "LAVA %s: not JSON: %s", full, jerr.text);
-	free(b.data);
+	}
+	if (ret) {
+		free(b.data);
+		b = (struct body){ 0 };
+	}
+	*answer = b;
 	curl_slist_free_all(headers);
 	curl_easy_cleanup(c);
 	return ret;

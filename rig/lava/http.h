@@ -30,6 +30,9 @@ void lava_server_free(struct lava_server *s);
  * other than 2xx is an error quoting the server's message. */
 int lava_http_get_json(const struct lava_server *s, const char *url, json_t **out,
 		       struct rig_err *err);
+/* GET url and keep the answer as text (a job's log: YAML); *text is NUL-terminated, malloc'd. */
+int lava_http_get_text(const struct lava_server *s, const char *url, char **text, size_t *len,
+		       struct rig_err *err);
 /* POST body as JSON to a path under the server's URL; the JSON answer in *out. */
 int lava_http_post_json(const struct lava_server *s, const char *path, json_t *body, json_t **out,
 			struct rig_err *err);

@@ -5,37 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lava/evidence.h"
+#include "lava/import_evidence.h"
+#include "util/number.h"
+
 struct run_facts {
 	char board[128], plan[128], kernel[128];
 	enum results_knob freeze, sync;
 	double started_at;
 };
-
-/* Strip LAVA's "N_" ordering prefix of a suite name. */
-static const char *bare_suite(const char *suite)
-{
-	const char *p = suite;
-
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p != suite && *p == '_' ? p + 1 : suite;
-}
-
-int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size)
-{
-	const char *s = bare_suite(suite), *p;
-	char *end;
-	long idx;
-
-	if (strncmp(s, "cycle-", 6) || !isdigit((unsigned char)s[6]))
-		return -1;
-	idx = strtol(s + 6, &end, 10);
-	if (*end != '-' || !end[1] || idx < 0 || idx > 1000000)
-		return -1;
-	p = end + 1;
-	snprintf(kind, kind_size, "%s", p);
-	return (int)idx;
-}
 
 static enum results_knob knob_of(const struct lava_case *c)
 {
@@ -66,9 +44,37 @@ static void gather_facts(const struct lava_cases *cases, struct run_facts *f)
 
 		if (c->logged > 0 && (f->started_at == 0 || c->logged < f->started_at))
 			f->started_at = c->logged;
-		if (!strncmp(bare_suite(c->suite), "rig-setup", 9))
+		if (!strncmp(lava_bare_suite(c->suite), "rig-setup", 9))
 			setup_fact(f, c);
 	}
+}
+
+/* The kernel and knobs as the board itself reported them (its first rig-dut info), for a job
+ * whose setup reports no cases. */
+static void evidence_facts(const struct lava_evidence *e, struct run_facts *f,
+			   struct results_run_info *ri)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		size_t at = 0;
+		const struct lava_record *rec = lava_suite_record(&e->suites[i], "rig-dut info", &at);
+		struct ev_identity id;
+
+		if (!rec || rec->reply.status != AGENT_OK || !rec->reply.n_lines ||
+		    ev_parse_identity(rec->reply.lines[0], &id) < 0)
+			continue;
+		if (!f->kernel[0])
+			snprintf(f->kernel, sizeof(f->kernel), "%s", id.kernel);
+		if (!f->freeze)
+			f->freeze = id.knob_freeze_filesystems < 0 ? RESULTS_KNOB_UNKNOWN
+				    : id.knob_freeze_filesystems ? RESULTS_KNOB_ON : RESULTS_KNOB_OFF;
+		if (!f->sync)
+			f->sync = id.knob_sync_on_suspend < 0 ? RESULTS_KNOB_UNKNOWN
+				  : id.knob_sync_on_suspend ? RESULTS_KNOB_ON : RESULTS_KNOB_OFF;
+		break;
+	}
+	ri->kernel_version = f->kernel[0] ? f->kernel : NULL;
+	ri->knob_freeze_filesystems = f->freeze;
+	ri->knob_sync_on_suspend = f->sync;
 }
 
 static enum results_verdict_result verdict_result(const char *result)
@@ -279,14 +285,23 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 	struct run_facts f;
 	struct results_run_info ri = {0};
 	const struct lava_case *job;
-	int n_cycles = 0, failed = 0;
+	struct lava_evidence evidence;
+	int n_cycles = 0, failed = 0, known = 0, rc;
 	enum results_run_status status;
 
 	gather_facts(cases, &f);
+	if (!f.plan[0] && info->job_plan)
+		snprintf(f.plan, sizeof(f.plan), "%s", info->job_plan);
+	if (!f.kernel[0] && info->job_kernel)
+		snprintf(f.kernel, sizeof(f.kernel), "%s", info->job_kernel);
+	if (lava_evidence_read(cases, &evidence, err) < 0)
+		return -1;
 	ri.board = info->board ? info->board : f.board[0] ? f.board : NULL;
-	if (!ri.board)
+	if (!ri.board) {
+		lava_evidence_free(&evidence);
 		return rig_err_set(err, RIG_EXIT_USAGE,
 				   "the job does not name its board (no rig-setup board.NAME case): give --board");
+	}
 	ri.plan = f.plan[0] ? f.plan : NULL;
 	ri.source = "lava";
 	ri.lava_job_id = info->lava_job_id;
@@ -296,9 +311,28 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 	ri.knob_sync_on_suspend = f.sync;
 	ri.started_at = f.started_at;
 	ri.console_log = info->log_path;
-	if (results_run_begin(db, &ri, run_id, err))
+	if (evidence.n_records)
+		evidence_facts(&evidence, &f, &ri);
+	if (results_run_begin(db, &ri, run_id, err)) {
+		lava_evidence_free(&evidence);
 		return -1;
-	if (import_cycles(db, *run_id, cases, &f, &n_cycles, &failed, err)) {
+	}
+	if (evidence.n_records) {
+		struct lava_import_evidence_info ei = {
+			.board = info->board_def, .board_name = ri.board, .known = info->known,
+			.journal = true, .started_at = f.started_at,
+		};
+		struct lava_import_tally t;
+
+		rc = lava_import_evidence(db, *run_id, &evidence, &ei, &t, err);
+		n_cycles = t.cycles;
+		failed = t.failed;
+		known = t.known;
+	} else {
+		rc = import_cycles(db, *run_id, cases, &f, &n_cycles, &failed, err);
+	}
+	lava_evidence_free(&evidence);
+	if (rc) {
 		struct rig_err ignored;
 
 		/* the first error is the one to report; the run must not stay "running" */
@@ -311,7 +345,8 @@ int lava_import(struct results_db *db, const struct lava_cases *cases,
 			return -1;
 		n_cycles = failed = 1;
 	}
-	status = !n_cycles ? RESULTS_RUN_INFRA : failed ? RESULTS_RUN_FAIL : RESULTS_RUN_PASS;
+	status = !n_cycles ? RESULTS_RUN_INFRA : failed ? RESULTS_RUN_FAIL
+		 : known ? RESULTS_RUN_KNOWN : RESULTS_RUN_PASS;
 	*exit_code = !n_cycles ? RIG_EXIT_INFRA : failed ? RIG_EXIT_FAIL : RIG_EXIT_PASS;
 	return results_run_end(db, *run_id, status, *exit_code, err);
 }

@@ -1,4 +1,9 @@
-/* `rig lava import`: a LAVA job's test cases (cases.h) stored as one rig run (source "lava").
+/* `rig lava import`: a LAVA job stored as one rig run (source "lava").
+ *
+ * A job rendered by this rig records evidence only (jobs/test-definitions/): its console is
+ * replayed into evidence (lava/evidence.h) and judged by the rig's judge, the verdicts rig run
+ * gives for the same board (lava/import_evidence.h). A job whose test definitions judged by
+ * themselves (older rigs) is stored from its test cases, as follows.
  *
  * Suites named [N_]cycle-III-KIND (the jobs `rig lava render` writes) become cycle III with step
  * kind KIND (a cycle's "verify" suite after a power cut joins its cycle). Case "VERDICT.FS" is
@@ -12,14 +17,23 @@
 
 #include <stdint.h>
 
+#include "config/board.h"
+#include "config/known.h"
 #include "lava/cases.h"
 #include "results/db.h"
 
 struct lava_import_info {
 	const char *board;         /* overrides the board the job reported; required if it did not */
+	/* A job of the rig's evidence-recording test definitions is judged by the rig's judge
+	 * (lava/import_evidence.h): it needs the board's file and applies the known issues. */
+	const struct board *board_def;
+	const struct known_issues *known;
 	const char *lava_job_id;   /* NULL: unknown */
 	const char *lava_server;   /* the server the job came from; NULL: from a file */
 	const char *log_path;      /* recorded as the run's console log */
+	/* What the job was rendered for (its definition's metadata), for a job that died before its
+	 * rig-setup reported them; NULL: unknown. */
+	const char *job_plan, *job_kernel;
 };
 
 /* Store cases as one run. *exit_code: 0 all passed, 1 a verdict failed or a cycle hung, 3 the
@@ -44,8 +58,5 @@ struct lava_import_outcome {
 int lava_import_once(struct results_db *db, const struct lava_cases *cases,
 		     const struct lava_import_info *info, struct lava_import_outcome *out,
 		     struct rig_err *err);
-
-/* "1_cycle-003-suspend" -> 3 and "suspend"; -1 when the suite is not a cycle. */
-int lava_cycle_of_suite(const char *suite, char *kind, size_t kind_size);
 
 #endif

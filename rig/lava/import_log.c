@@ -1,12 +1,14 @@
 /* Dispatcher log -> cases. Each line is one small YAML document, parsed on its own so a log of
  * any length never becomes one big tree. */
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "lava/cases.h"
+#include "util/number.h"
 
 static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
 {
@@ -55,12 +57,8 @@ static int add_result(yaml_document_t *doc, yaml_node_t *entry, struct lava_case
 
 	if (!c.suite || !c.name)
 		return 0;      /* a results line of another kind (e.g. a test set marker) */
-	if (measurement && *measurement) {
-		char *end;
-
-		c.measurement = strtod(measurement, &end);
-		c.has_measurement = *end == '\0';
-	}
+	if (measurement && *measurement)
+		c.has_measurement = parse_real(measurement, -DBL_MAX, DBL_MAX, &c.measurement) == 0;
 	return lava_cases_add(cases, &c, err);
 }
 
@@ -87,36 +85,66 @@ static int parse_line(const char *path, unsigned lineno, const char *line, size_
 
 		if (lvl && !strcmp(lvl, "results"))
 			rc = add_result(&doc, entry, cases, err);
+		else if (lvl && !strcmp(lvl, "target")) {
+			const char *msg = scalar(map_get(&doc, entry, "msg"));
+
+			if (msg)
+				rc = lava_console_add(cases, lava_parse_time(scalar(map_get(&doc, entry, "dt"))),
+						      msg, err);
+		}
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return rc;
 }
 
-int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err)
+static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, struct rig_err *err)
 {
-	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	unsigned lineno = 0;
 	int rc = 0;
 
-	if (!f)
-		return rig_err_set(err, errno == ENOENT ? RIG_EXIT_USAGE : RIG_EXIT_INFRA, "%s: %s",
-				   path, strerror(errno));
 	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)n || line[0] == '#')
 			continue;
-		/* only results lines matter: skip the bulk of the log without parsing it */
-		if (!strstr(line, "results"))
+		/* results and the board's console matter: skip LAVA's own chatter unparsed */
+		if (!strstr(line, "results") && !strstr(line, "target"))
 			continue;
-		rc = parse_line(path, lineno, line, (size_t)n, cases, err);
+		rc = parse_line(origin, lineno, line, (size_t)n, cases, err);
 	}
 	if (!rc && ferror(f))
-		rc = rig_err_set(err, RIG_EXIT_INFRA, "%s: read error", path);
+		rc = rig_err_set(err, RIG_EXIT_INFRA, "%s: read error", origin);
 	free(line);
+	return rc;
+}
+
+int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f)
+		return rig_err_set(err, errno == ENOENT ? RIG_EXIT_USAGE : RIG_EXIT_INFRA, "%s: %s",
+				   path, strerror(errno));
+	rc = from_stream(f, path, cases, err);
+	fclose(f);
+	return rc;
+}
+
+int lava_cases_from_log_text(const char *text, size_t len, const char *origin,
+			     struct lava_cases *cases, struct rig_err *err)
+{
+	FILE *f;
+	int rc;
+
+	if (len == 0)
+		return 0;
+	if (!(f = fmemopen((void *)text, len, "r")))
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: out of memory", origin);
+	rc = from_stream(f, origin, cases, err);
 	fclose(f);
 	return rc;
 }

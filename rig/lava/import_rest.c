@@ -1,10 +1,12 @@
 /* REST answers of /api/v0.2/jobs/<id>/tests/ (an export file, or pages fetched by rest.c) -> cases. */
+#include <float.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lava/cases.h"
+#include "util/number.h"
 
 /* A top-level "key: value" line of the case's YAML metadata. Older servers give the suite as an
  * id and keep its name only there ("definition: 1_cycle-000-suspend"); a failed job's case
@@ -42,16 +44,13 @@ static const char *suite_name(json_t *item, json_t *suite_names)
 
 static int measurement_of(json_t *m, double *value)
 {
-	char *end;
-
 	if (json_is_number(m)) {
 		*value = json_number_value(m);
 		return 1;
 	}
-	if (!json_is_string(m) || !*json_string_value(m))
+	if (!json_is_string(m))
 		return 0;
-	*value = strtod(json_string_value(m), &end);
-	return *end == '\0';
+	return parse_real(json_string_value(m), -DBL_MAX, DBL_MAX, value) == 0;
 }
 
 int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, json_t *suite_names,

@@ -26,6 +26,7 @@ struct renderer {
 	int deployed_noresume;     /* the last deploy's command line has noresume */
 	int booted_noresume;       /* and the running kernel was booted with it */
 	struct plan_knob knob;
+	struct board_timeouts t;   /* the plan's overrides over the board's (plan_timeouts) */
 };
 
 struct param {
@@ -104,7 +105,7 @@ out:
 
 static int emit_boot(struct renderer *r, struct rig_err *err)
 {
-	unsigned boot_min = minutes_of(r->board->timeouts.boot ? r->board->timeouts.boot : 180);
+	unsigned boot_min = minutes_of(r->t.boot);
 	const char *method = r->board->arch && !strcmp(r->board->arch, "aarch64") ? "u-boot" : "ipxe";
 	char min[16], *prompt = quoted(PROMPT, err), *qmethod = quoted(method, err);
 	int rc = -1;
@@ -301,27 +302,25 @@ static void suite_name(char *buf, size_t size, int cycle, const char *kind)
 	snprintf(buf, size, "cycle-%03d-%s", cycle, kind);
 }
 
-static unsigned phase_seconds(unsigned plan_value, unsigned board_value, unsigned fallback)
-{
-	return plan_value ? plan_value : board_value ? board_value : fallback;
-}
-
 static int emit_suspend(struct renderer *r, const struct step *s, struct rig_err *err)
 {
 	const struct step_suspend *su = &s->u.suspend;
-	unsigned limit = su->seconds + phase_seconds(r->plan->timeouts.suspend, r->board->timeouts.suspend, 60) +
-			 phase_seconds(r->plan->timeouts.resume, r->board->timeouts.resume, 60);
+	const char *verb = sleep_via_verb(su->via, false);
+	/* as rig run: hybrid-sleep writes a hibernation image before it suspends */
+	unsigned limit = su->seconds + r->t.suspend + r->t.resume +
+			 (su->via == VIA_HYBRID_SLEEP ? r->t.hibernate : 0);
 	char suite[64], secs[16], timeout[16];
 	struct param params[] = {
 		{"MODE", sleep_mode_name(su->mode)}, {"SLEEP_SECONDS", secs}, {"PM_TEST", ""},
 		{"FSFREEZE", r->fsfreeze ? r->fsfreeze : ""}, {"TIMEOUT", timeout},
+		{"VIA", verb ? verb : ""},
 	};
 
 	suite_name(suite, sizeof(suite), r->cycle++, "suspend");
 	snprintf(secs, sizeof(secs), "%u", su->seconds);
 	snprintf(timeout, sizeof(timeout), "%u", limit);
 	r->fsfreeze = NULL;
-	return emit_test(r, suite, CYCLE_TEST, params, 5, minutes_of(limit) + 2, err);
+	return emit_test(r, suite, CYCLE_TEST, params, 6, minutes_of(limit) + 2, err);
 }
 
 static int emit_pm_test(struct renderer *r, const struct step *s, struct rig_err *err)
@@ -330,10 +329,11 @@ static int emit_pm_test(struct renderer *r, const struct step *s, struct rig_err
 	struct param params[] = {
 		{"MODE", sleep_mode_name(s->u.pm_test.mode)}, {"SLEEP_SECONDS", "0"},
 		{"PM_TEST", pm_test_level_name(s->u.pm_test.level)}, {"FSFREEZE", ""}, {"TIMEOUT", "120"},
+		{"VIA", ""},
 	};
 
 	suite_name(suite, sizeof(suite), r->cycle++, "pm_test");
-	return emit_test(r, suite, CYCLE_TEST, params, 5, 5, err);
+	return emit_test(r, suite, CYCLE_TEST, params, 6, 5, err);
 }
 
 /* The board goes away in the background; the next boot action is the power cut. */
@@ -364,13 +364,17 @@ static int emit_forced_failed_resume(struct renderer *r, const char *kind, const
 
 static int emit_hibernate(struct renderer *r, const struct step *s, struct rig_err *err)
 {
-	unsigned limit = phase_seconds(r->plan->timeouts.hibernate, r->board->timeouts.hibernate, 240) +
-			 phase_seconds(r->plan->timeouts.restore, r->board->timeouts.restore, 240);
+	unsigned limit = r->t.hibernate + r->t.restore;
 	char suite[64], timeout[16];
 	struct param params[] = {
 		{"ACTION", "hibernate"}, {"RESUME", "yes"}, {"MODE", "deep"}, {"TIMEOUT", timeout},
 	};
 
+	/* LAVA restores an image by an in-place reboot (/sys/power/disk = reboot); systemd's
+	 * hibernate writes its own HibernateMode: not rendered rather than rendered as sysfs. */
+	if (s->u.hibernate.via != VIA_SYSFS)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: hibernate via %s: a LAVA job hibernates "
+				   "through sysfs only", r->plan->path, sleep_via_name(s->u.hibernate.via));
 	if (!s->u.hibernate.resume)
 		return emit_forced_failed_resume(r, "hibernate", "hibernate", "deep", "rig_wait_poweroff",
 						 1, err);
@@ -495,6 +499,7 @@ int lava_render_job(const struct board *board, const struct plan *plan,
 	struct text job = {0};
 	int rc;
 
+	plan_timeouts(plan, board, &r.t);
 	rc = emit_actions(&r, err);
 	if (!rc)
 		rc = render_header(&r, &job, err);

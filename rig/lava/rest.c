@@ -83,10 +83,31 @@ static void copy_string(char *dst, size_t size, json_t *v)
 	snprintf(dst, size, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
+/* `  rig.board: "qemu"` in the definition `rig lava render` wrote (its metadata block). */
+static void metadata_of_definition(const char *def, const char *name, char *buf, size_t size)
+{
+	char key[64];
+	const char *p;
+	size_t n;
+
+	buf[0] = '\0';
+	snprintf(key, sizeof(key), "\n  %s: ", name);
+	p = def ? strstr(def, key) : NULL;
+	if (!p)
+		return;
+	p += strlen(key);
+	n = strcspn(p, "\r\n");
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+		p++, n -= 2;
+	if (n < size && !memchr(p, '\\', n) && !memchr(p, '"', n))
+		snprintf(buf, size, "%.*s", (int)n, p);
+}
+
 int lava_rest_job_status(const struct lava_server *s, long long job_id,
 			 struct lava_job_status *st, struct rig_err *err)
 {
 	char path[64];
+	const char *def;
 	json_t *job;
 
 	snprintf(path, sizeof(path), "/api/v0.2/jobs/%lld/", job_id);
@@ -98,6 +119,10 @@ int lava_rest_job_status(const struct lava_server *s, long long job_id,
 	copy_string(st->health, sizeof(st->health), json_object_get(job, "health"));
 	copy_string(st->device, sizeof(st->device), json_object_get(job, "actual_device"));
 	copy_string(st->end_time, sizeof(st->end_time), json_object_get(job, "end_time"));
+	def = json_string_value(json_object_get(job, "definition"));
+	metadata_of_definition(def, "rig.board", st->board, sizeof(st->board));
+	metadata_of_definition(def, "rig.plan", st->plan, sizeof(st->plan));
+	metadata_of_definition(def, "rig.kernel_version", st->kernel, sizeof(st->kernel));
 	json_decref(job);
 	if (!st->state[0])
 		return rig_err_set(err, RIG_EXIT_INFRA, "LAVA %s%s: no job state", s->url, path);

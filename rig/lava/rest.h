@@ -20,6 +20,9 @@ struct lava_job_status {
 	char health[32];    /* Unknown Complete Incomplete Canceled */
 	char device[128];   /* actual_device, "" before scheduling */
 	char end_time[40];
+	/* metadata rig.board, rig.plan, rig.kernel_version of the job's definition: "" when not a
+	 * rig job */
+	char board[128], plan[128], kernel[128];
 };
 
 /* Calls each(item) for every result of a list URL (path or absolute), page after page; pages

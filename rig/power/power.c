@@ -41,14 +41,6 @@ int power_state_parse(const char *word, enum power_state *state)
 	return -1;
 }
 
-double power_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const struct power_ops *find_backend(const char *name)
 {
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)

@@ -52,7 +52,8 @@ int power_wakeup(struct power *power, struct rig_err *err);
 int power_inject_hang(struct power *power, struct rig_err *err);
 int power_sysrq(struct power *power, char key, struct rig_err *err);
 /* Did the board report event (QMP names: SUSPEND, WAKEUP, RESET, SHUTDOWN, STOP, RESUME,
- * POWERDOWN) at or after the wall-clock time since (power_now())?  Waits up to timeout_ms.
+ * POWERDOWN) at or after the wall-clock time since (wall_clock_seconds(), util/clock.h: QEMU
+ * stamps its events with the wall clock)?  Waits up to timeout_ms.
  * Returns 1 if so, 0 on timeout, -1 on error. */
 int power_wait_event(struct power *power, const char *event, double since, unsigned timeout_ms,
 		     struct rig_err *err);
@@ -62,7 +63,5 @@ int power_wait_event(struct power *power, const char *event, double since, unsig
 int power_check(struct power *power, struct rig_err *err);
 /* Whether power_wait_event() is meaningful for this backend. */
 int power_has_events(const struct power *power);
-/* Wall-clock seconds, the time base of power_wait_event(). */
-double power_now(void);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/number.h"
+
 static const char *const verbs[] = {
 	[POWER_VERB_PING] = "ping",
 	[POWER_VERB_ON] = "on",
@@ -20,15 +22,7 @@ static const char *const verbs[] = {
 
 static int parse_ms(const char *text, unsigned *ms)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || end == text || *end || v == 0 || v > 60000 || text[0] == '-')
-		return -1;
-	*ms = (unsigned)v;
-	return 0;
+	return parse_uint(text, 1, 60000, ms);
 }
 
 int power_request_parse(const char *line, struct power_request *req, char *why, size_t size)

@@ -43,14 +43,6 @@ static struct qemu_power *priv(struct power *power)
 	return power->priv;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* Default run directory: where the QMP socket lives. */
 static int pick_run_dir(struct power *power, struct qemu_power *qp, struct rig_err *err)
 {
@@ -143,7 +135,7 @@ static int connect_started(struct qemu_power *qp, struct rig_err *err)
 		if (monotonic_ms() >= deadline)
 			return rig_err_set(err, RIG_EXIT_INFRA, "QEMU did not create %s within %d s",
 					   qp->qmp_path, QEMU_START_TIMEOUT_MS / 1000);
-		sleep_ms(20);
+		clock_sleep_ms(20);
 	}
 	if (qmp_connect(qp->qmp_path, (unsigned)(deadline - monotonic_ms()), &qp->qmp, err) < 0)
 		return qemu_proc_alive(&qp->proc) ? -1 : qemu_died(qp, err);
@@ -315,7 +307,7 @@ static int qemu_wakeup(struct power *power, struct rig_err *err)
 			return -1;
 		if (state != POWER_RUNNING)
 			break;
-		sleep_ms(100);
+		clock_sleep_ms(100);
 	}
 	return simple_command(power, "system_wakeup", err);
 }

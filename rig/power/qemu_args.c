@@ -274,6 +274,74 @@ static int create_sparse(const struct board_disk *d, struct rig_err *err)
 	return 0;
 }
 
+/* Copy src to dst through dst.tmp, holes kept as holes (the disk images are mostly empty). */
+static int copy_sparse(const char *src, const char *dst, struct rig_err *err)
+{
+	static char buf[1 << 16];
+	char tmp[4096];
+	int in, out = -1, rc = -1;
+	off_t size = 0;
+	ssize_t n;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", dst) >= (int)sizeof(tmp))
+		return rig_err_set(err, RIG_EXIT_USAGE, "disk path too long: %s", dst);
+	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "disk seed %s: %s (make image-debian?)", src,
+				   strerror(errno));
+	if (make_parent_dirs(dst, err) < 0)
+		goto out;
+	if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+		rig_err_set(err, RIG_EXIT_INFRA, "create disk %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		bool zero = true;
+
+		for (ssize_t i = 0; i < n && zero; i++)
+			zero = buf[i] == 0;
+		if (zero ? lseek(out, n, SEEK_CUR) < 0 : write(out, buf, (size_t)n) != n) {
+			rig_err_set(err, RIG_EXIT_INFRA, "write disk %s: %s", tmp, strerror(errno));
+			goto out;
+		}
+		size += n;
+	}
+	if (n < 0 || ftruncate(out, size) < 0) {
+		rig_err_set(err, RIG_EXIT_INFRA, "copy %s to %s: %s", src, tmp, strerror(errno));
+		goto out;
+	}
+	n = close(out);
+	out = -1;
+	if (n < 0) {
+		rig_err_set(err, RIG_EXIT_INFRA, "close %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, dst) < 0) {
+		rig_err_set(err, RIG_EXIT_INFRA, "rename %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (out >= 0)
+		close(out);
+	if (rc < 0)
+		unlink(tmp);
+	close(in);
+	return rc;
+}
+
+/* A seeded disk is (re)made from its seed when missing or older than the seed: a rebuilt image
+ * replaces the board's disk, whose contents are scratch. */
+static bool seed_is_newer(const struct board_disk *d)
+{
+	struct stat seed, disk;
+
+	if (stat(d->file, &disk) < 0)
+		return true;
+	return stat(d->seed, &seed) == 0 &&
+	       (seed.st_mtim.tv_sec > disk.st_mtim.tv_sec ||
+		(seed.st_mtim.tv_sec == disk.st_mtim.tv_sec && seed.st_mtim.tv_nsec > disk.st_mtim.tv_nsec));
+}
+
 int qemu_create_disks(const struct board_qemu *qemu, struct rig_err *err)
 {
 	for (size_t i = 0; i < qemu->n_disks; i++) {
@@ -281,6 +349,11 @@ int qemu_create_disks(const struct board_qemu *qemu, struct rig_err *err)
 
 		if (!d->file)
 			return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%zu]: no file", i);
+		if (d->seed) {
+			if (seed_is_newer(d) && copy_sparse(d->seed, d->file, err) < 0)
+				return -1;
+			continue;
+		}
 		if (access(d->file, F_OK) == 0)
 			continue;
 		if (d->size_mb == 0)

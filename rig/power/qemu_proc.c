@@ -10,65 +10,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Only async-signal-safe calls between fork() and exec(). */
-static void exec_child(char *const argv[], const char *stderr_path, int report_fd)
-{
-	int null_fd = open("/dev/null", O_RDWR);
-	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int e;
-
-	/* Own process group: a Ctrl-C meant for rig must not kill the board mid-test. */
-	setpgid(0, 0);
-	/* QEMU must not inherit rig's sockets and files; best effort on old kernels. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	if (null_fd < 0 || err_fd < 0 || dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 ||
-	    dup2(err_fd, 2) < 0)
-		goto fail;
-	execvp(argv[0], argv);
-fail:
-	e = errno;
-	if (write(report_fd, &e, sizeof(e)) < 0)
-		_exit(126);
-	_exit(127);
-}
+#include "util/clock.h"
 
 int qemu_proc_spawn(struct qemu_proc *proc, char *const argv[], const char *stderr_path,
 		    struct rig_err *err)
 {
-	int report[2], exec_errno = 0;
-	ssize_t n;
-	pid_t pid;
+	/* Own process group: a Ctrl-C meant for rig must not kill the board mid-test. */
+	struct process_spec spec = { .argv = argv, .err = PROCESS_IO_FILE, .err_path = stderr_path,
+		.own_group = true };
 
-	if (pipe2(report, O_CLOEXEC) < 0)
-		return rig_err_set(err, RIG_EXIT_INFRA, "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(report[0]);
-		close(report[1]);
-		return rig_err_set(err, RIG_EXIT_INFRA, "fork: %s", strerror(errno));
-	}
-	if (pid == 0)
-		exec_child(argv, stderr_path, report[1]);
-	close(report[1]);
-	/* The pipe closes on a successful exec; otherwise the child sends its errno. */
-	do
-		n = read(report[0], &exec_errno, sizeof(exec_errno));
-	while (n < 0 && errno == EINTR);
-	close(report[0]);
-	if (n > 0) {
-		waitpid(pid, NULL, 0);
-		return rig_err_set(err, RIG_EXIT_INFRA, "cannot run %s: %s", argv[0],
-				   strerror(exec_errno));
-	}
-	proc->pid = pid;
+	if (process_start(&spec, &proc->process, err) < 0)
+		return -1;
+	proc->pid = proc->process.pid;
 	proc->child = true;
 	return 0;
 }
@@ -96,9 +49,7 @@ bool qemu_proc_alive(struct qemu_proc *proc)
 	if (proc->pid <= 0)
 		return false;
 	if (proc->child) {
-		pid_t r = waitpid(proc->pid, NULL, WNOHANG);
-
-		if (r == 0)
+		if (process_alive(&proc->process))
 			return true;
 		proc->pid = 0;
 		return false;
@@ -114,7 +65,7 @@ bool qemu_proc_wait_exit(struct qemu_proc *proc, unsigned timeout_ms)
 	for (unsigned waited = 0; qemu_proc_alive(proc); waited += 20) {
 		if (waited >= timeout_ms)
 			return false;
-		sleep_ms(20);
+		clock_sleep_ms(20);
 	}
 	return true;
 }
@@ -125,6 +76,13 @@ int qemu_proc_kill(struct qemu_proc *proc, struct rig_err *err)
 
 	if (!qemu_proc_alive(proc))
 		return 0;
+	if (proc->child) {
+		int rc = process_stop(&proc->process, 0, err);
+
+		if (rc == 0)
+			proc->pid = 0;
+		return rc;
+	}
 	if (kill(pid, SIGKILL) < 0 && errno != ESRCH)
 		return rig_err_set(err, RIG_EXIT_INFRA, "kill QEMU %d: %s", (int)pid,
 				   strerror(errno));

@@ -7,10 +7,12 @@
 #include <sys/types.h>
 
 #include "util/err.h"
+#include "util/process.h"
 
 struct qemu_proc {
-	pid_t pid;     /* 0 = none */
-	bool child;    /* ours to reap with waitpid() */
+	pid_t pid;             /* 0 = none */
+	bool child;            /* ours: started and reaped through util/process */
+	struct process process;
 };
 
 /* execvp(argv) with stdin/stdout on /dev/null and stderr in stderr_path (truncated), no other
@@ -21,7 +23,7 @@ int qemu_proc_spawn(struct qemu_proc *proc, char *const argv[], const char *stde
 bool qemu_proc_alive(struct qemu_proc *proc);
 /* Wait up to timeout_ms for it to exit.  Returns true once it is gone. */
 bool qemu_proc_wait_exit(struct qemu_proc *proc, unsigned timeout_ms);
-/* SIGKILL and wait for it.  0 once gone. */
+/* SIGKILL (a power cut: no grace for the guest) and wait for it.  0 once gone. */
 int qemu_proc_kill(struct qemu_proc *proc, struct rig_err *err);
 
 int qemu_pidfile_write(const char *path, pid_t pid, struct rig_err *err);

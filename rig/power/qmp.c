@@ -32,14 +32,6 @@ struct qmp {
 	size_t n_events;
 };
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static int connect_once(const char *path, int *fd_out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -76,7 +68,7 @@ int qmp_connect(const char *path, unsigned timeout_ms, struct qmp **out, struct 
 		if (!retry || monotonic_ms() >= deadline)
 			return rig_err_set(err, RIG_EXIT_INFRA, "QMP socket %s: %s", path,
 					   strerror(errno));
-		sleep_ms(50);
+		clock_sleep_ms(50);
 	}
 	return qmp_open_fd(fd, timeout_ms, out, err);
 }
@@ -94,7 +86,7 @@ static double event_timestamp(json_t *msg)
 
 	if (json_unpack(msg, "{s:{s:I, s:I}}", "timestamp", "seconds", &sec, "microseconds",
 			&usec) < 0)
-		return power_now();
+		return wall_clock_seconds();
 	return (double)sec + (double)usec / 1e6;
 }
 

@@ -12,7 +12,8 @@ struct shell_result {
 	char err[SHELL_CAPTURE_MAX];        /* stderr, likewise */
 };
 
-/* /bin/sh -c cmd in its own process group; on timeout the whole group is killed and the call
+/* /bin/sh -c cmd in its own process group (util/process); on timeout the whole group is stopped
+ * (SIGTERM, a second of grace, SIGKILL) and the call
  * fails with RIG_EXIT_INFRA.  A non-zero exit is not an error here: see res->exit_code. */
 int shell_run(const char *cmd, unsigned timeout_ms, struct shell_result *res, struct rig_err *err);
 

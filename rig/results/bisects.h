@@ -1,4 +1,5 @@
-/* Recording a bisect (rig bisect) in the results database: the search and each tested commit. */
+/* Bisects (rig bisect) in the results database: recording the search and each tested commit,
+ * and reading them back for reports (bisects_read.c). */
 #ifndef RIG_RESULTS_BISECTS_H
 #define RIG_RESULTS_BISECTS_H
 
@@ -34,5 +35,36 @@ int results_bisect_add_step(struct results_db *db, int64_t bisect_id,
 /* status: "found", "range", "inconclusive", "aborted", ...; result_commit may be NULL. */
 int results_bisect_end(struct results_db *db, int64_t bisect_id, const char *status,
 		       const char *result_commit, double result_confidence, struct rig_err *err);
+
+/* ---- reading (the dashboard) ------------------------------------------------------------ */
+
+/* Reals are NAN for SQL NULL: confidence not given, no answer yet, still running. Strings are
+ * valid during the callback only. */
+struct results_bisect_row {
+	int64_t id;
+	const char *board, *plan, *good, *bad, *status, *result_commit;
+	double confidence, result_confidence, started_at, ended_at;
+};
+
+#define RESULTS_BISECT_TOP 3
+
+struct results_bisect_step_row {
+	int64_t bisect_id;
+	int idx, cycles, fails;
+	const char *commit, *verdict;
+	double at;
+	/* the posterior's top culprits as stored; a malformed posterior reads as none */
+	struct { const char *commit; double p; } top[RESULTS_BISECT_TOP];
+	size_t n_top;
+};
+
+/* Every bisect by id; every step by bisect id, then idx. A non-zero callback answer stops the
+ * walk and is returned. */
+int results_each_bisect(struct results_db *db,
+			int (*fn)(void *ctx, const struct results_bisect_row *row), void *ctx,
+			struct rig_err *err);
+int results_each_bisect_step(struct results_db *db,
+			     int (*fn)(void *ctx, const struct results_bisect_step_row *row),
+			     void *ctx, struct rig_err *err);
 
 #endif

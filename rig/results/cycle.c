@@ -1,4 +1,5 @@
 #include "results/cycle.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,23 +30,6 @@ static char *copy(const char *s, int *ok)
 static int no_memory(struct rig_err *err, const char *what)
 {
 	return rig_err_set(err, RIG_EXIT_INFRA, "results: out of memory adding %s", what);
-}
-
-/* Make room for one more element of size elem in *arr (count n, capacity *cap). */
-static int grow(void **arr, size_t n, size_t *cap, size_t elem)
-{
-	size_t new_cap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	new_cap = *cap ? *cap * 2 : 8;
-	p = reallocarray(*arr, new_cap, elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = new_cap;
-	return 0;
 }
 
 struct results_cycle *results_cycle_begin(int64_t run_id, const struct results_cycle_info *info,
@@ -92,7 +76,7 @@ int results_cycle_add_verdict(struct results_cycle *cycle, const char *name, con
 
 	if (!name)
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: a verdict needs a name");
-	if (grow((void **)&cycle->verdicts, cycle->n_verdicts, &cycle->cap_verdicts, sizeof(v)))
+	if (array_grow((void **)&cycle->verdicts, &cycle->cap_verdicts, cycle->n_verdicts, sizeof(v)))
 		return no_memory(err, "a verdict");
 	v.name = copy(name, &ok);
 	v.filesystem = copy(filesystem, &ok);
@@ -117,8 +101,8 @@ int results_cycle_add_measurement(struct results_cycle *cycle, const char *name,
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: a measurement needs a name");
 	if (isnan(value))
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: measurement %s has no value", name);
-	if (grow((void **)&cycle->measurements, cycle->n_measurements, &cycle->cap_measurements,
-		 sizeof(m)))
+	if (array_grow((void **)&cycle->measurements, &cycle->cap_measurements,
+			cycle->n_measurements, sizeof(m)))
 		return no_memory(err, "a measurement");
 	m.name = copy(name, &ok);
 	m.filesystem = copy(filesystem, &ok);
@@ -139,7 +123,7 @@ int results_cycle_add_event(struct results_cycle *cycle, const char *kind, doubl
 
 	if (!kind)
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: an event needs a kind");
-	if (grow((void **)&cycle->events, cycle->n_events, &cycle->cap_events, sizeof(e)))
+	if (array_grow((void **)&cycle->events, &cycle->cap_events, cycle->n_events, sizeof(e)))
 		return no_memory(err, "an event");
 	e.kind = copy(kind, &ok);
 	e.text = copy(text, &ok);
@@ -159,7 +143,7 @@ int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, co
 
 	if (!kind || !path)
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: an artefact needs a kind and a path");
-	if (grow((void **)&cycle->artefacts, cycle->n_artefacts, &cycle->cap_artefacts, sizeof(a)))
+	if (array_grow((void **)&cycle->artefacts, &cycle->cap_artefacts, cycle->n_artefacts, sizeof(a)))
 		return no_memory(err, "an artefact");
 	a.kind = copy(kind, &ok);
 	a.path = copy(path, &ok);

@@ -1,5 +1,7 @@
 #include "results/cycle_write.h"
 
+#include <stdbool.h>
+
 static const char insert_cycle_sql[] =
 	"INSERT INTO cycles (run_id, idx, step_kind, step_desc, status, hang_phase, started_at,"
 	" ended_at, knob_freeze_filesystems, knob_sync_on_suspend, kernel_version, console_from,"
@@ -39,9 +41,10 @@ static int write_cycle_row(struct results_db *db, const struct results_cycle *c,
 			   enum results_cycle_status status, int64_t *cycle_id, struct rig_err *err)
 {
 	struct results_binder b = { 0 };
+	bool cached;
 	int ret;
 
-	if (results_db_prepare(db, insert_cycle_sql, &b.stmt, err))
+	if (results_db_cached(db, insert_cycle_sql, &b.stmt, &cached, err))
 		return -1;
 	results_bind_int64(&b, ":run_id", c->run_id);
 	results_bind_int64(&b, ":idx", c->idx);
@@ -60,7 +63,8 @@ static int write_cycle_row(struct results_db *db, const struct results_cycle *c,
 	ret = finish_row(db, &b, "insert cycle", err);
 	if (ret == 0)
 		*cycle_id = sqlite3_last_insert_rowid(db->sql);
-	sqlite3_finalize(b.stmt);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
 	return ret;
 }
 
@@ -69,11 +73,12 @@ static int write_verdicts(struct results_db *db, const struct results_cycle *c, 
 			  struct rig_err *err)
 {
 	struct results_binder b = { 0 };
+	bool cached;
 	int ret = 0;
 
 	if (c->n_verdicts == 0)
 		return 0;
-	if (results_db_prepare(db, insert_verdict_sql, &b.stmt, err))
+	if (results_db_cached(db, insert_verdict_sql, &b.stmt, &cached, err))
 		return -1;
 	for (size_t i = 0; i < c->n_verdicts && ret == 0; i++) {
 		const struct results_verdict *v = &c->verdicts[i];
@@ -88,7 +93,8 @@ static int write_verdicts(struct results_db *db, const struct results_cycle *c, 
 		results_bind_knob(&b, ":knob_ff", c->knob_freeze_filesystems);
 		ret = finish_row(db, &b, "insert verdict", err);
 	}
-	sqlite3_finalize(b.stmt);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
 	return ret;
 }
 
@@ -96,11 +102,12 @@ static int write_measurements(struct results_db *db, const struct results_cycle 
 			      int64_t cycle_id, struct rig_err *err)
 {
 	struct results_binder b = { 0 };
+	bool cached;
 	int ret = 0;
 
 	if (c->n_measurements == 0)
 		return 0;
-	if (results_db_prepare(db, insert_measurement_sql, &b.stmt, err))
+	if (results_db_cached(db, insert_measurement_sql, &b.stmt, &cached, err))
 		return -1;
 	for (size_t i = 0; i < c->n_measurements && ret == 0; i++) {
 		const struct results_measurement *m = &c->measurements[i];
@@ -112,7 +119,8 @@ static int write_measurements(struct results_db *db, const struct results_cycle 
 		results_bind_text(&b, ":unit", m->unit);
 		ret = finish_row(db, &b, "insert measurement", err);
 	}
-	sqlite3_finalize(b.stmt);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
 	return ret;
 }
 
@@ -120,11 +128,12 @@ static int write_events(struct results_db *db, const struct results_cycle *c, in
 			struct rig_err *err)
 {
 	struct results_binder b = { 0 };
+	bool cached;
 	int ret = 0;
 
 	if (c->n_events == 0)
 		return 0;
-	if (results_db_prepare(db, insert_event_sql, &b.stmt, err))
+	if (results_db_cached(db, insert_event_sql, &b.stmt, &cached, err))
 		return -1;
 	for (size_t i = 0; i < c->n_events && ret == 0; i++) {
 		const struct results_event *e = &c->events[i];
@@ -136,7 +145,8 @@ static int write_events(struct results_db *db, const struct results_cycle *c, in
 		results_bind_text(&b, ":text", e->text);
 		ret = finish_row(db, &b, "insert event", err);
 	}
-	sqlite3_finalize(b.stmt);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
 	return ret;
 }
 
@@ -144,16 +154,18 @@ int results_artefact_write(struct results_db *db, int64_t run_id, int64_t cycle_
 			   const struct results_artefact *artefact, struct rig_err *err)
 {
 	struct results_binder b = { 0 };
+	bool cached;
 	int ret;
 
-	if (results_db_prepare(db, insert_artefact_sql, &b.stmt, err))
+	if (results_db_cached(db, insert_artefact_sql, &b.stmt, &cached, err))
 		return -1;
 	results_bind_int64(&b, ":run_id", run_id);
 	results_bind_offset(&b, ":cycle_id", cycle_id > 0 ? cycle_id : -1);
 	results_bind_text(&b, ":kind", artefact->kind);
 	results_bind_text(&b, ":path", artefact->path);
 	ret = finish_row(db, &b, "insert artefact", err);
-	sqlite3_finalize(b.stmt);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
 	return ret;
 }
 

@@ -1,7 +1,9 @@
 /*
  * The results database (SQLite, out/results.db by default): runs, their cycles, and each cycle's
  * verdicts, measurements, events and artefacts. One writer (the rig holding the board lock) and
- * any number of readers (rig results, the dashboard): WAL mode and a 5 s busy timeout.
+ * any number of readers (rig results, rig known, the dashboard): WAL mode and a 5 s busy timeout.
+ * results/ owns all SQL: the schema (schema.c), writing (this file, cycle.h, bisects.h) and every
+ * query reports make (read.h, query.h, bisects.h); no other folder talks to SQLite.
  *
  * Usage:  results_open() -> results_run_begin() -> per cycle: results_cycle_begin() (cycle.h),
  *         add verdicts/measurements/events, results_cycle_end(), results_cycle_commit()
@@ -23,6 +25,7 @@ struct results_db;
 enum results_open_mode {
 	RESULTS_OPEN_CREATE,    /* create the file if missing (rig run) */
 	RESULTS_OPEN_EXISTING,  /* a missing file is a usage error (rig results) */
+	RESULTS_OPEN_READ,      /* read-only, never migrated (reports: read.h); missing = usage */
 };
 
 enum results_run_status {

@@ -8,10 +8,14 @@
 
 #include "results/db.h"
 
+#define RESULTS_STMT_CACHE 8
+
 struct results_db {
 	sqlite3 *sql;
 	char *path;
 	int in_batch;    /* results_batch_begin(): inner transactions are savepoints */
+	/* statements prepared once per handle (results_db_cached), keyed by their text's address */
+	struct { const char *sql; sqlite3_stmt *stmt; } cache[RESULTS_STMT_CACHE];
 };
 
 /* Fill err with "results db PATH: WHAT: sqlite message" (class infra); returns -1. */
@@ -19,10 +23,20 @@ int results_db_fail(struct results_db *db, const char *what, struct rig_err *err
 
 int results_db_prepare(struct results_db *db, const char *sql, sqlite3_stmt **stmt,
 		       struct rig_err *err);
+/* The statement for sql, a string constant (its address is the key), prepared on first use and
+ * kept until results_close(): never finalize it; results_db_step_done() resets it. Falls back to
+ * a fresh statement the caller must finalize when the cache is full (*cached false). */
+int results_db_cached(struct results_db *db, const char *sql, sqlite3_stmt **stmt, bool *cached,
+		      struct rig_err *err);
 /* Step a statement that returns no rows, then reset it for reuse. */
 int results_db_step_done(struct results_db *db, sqlite3_stmt *stmt, const char *what,
 			 struct rig_err *err);
 int results_db_exec(struct results_db *db, const char *sql, struct rig_err *err);
+/* Step st to its end, handing each row to row(st, ctx); a non-zero answer stops the walk and is
+ * returned. st is finalized. For the readers (read.c, bisects_read.c). */
+int results_db_each_row(struct results_db *db, sqlite3_stmt *st, const char *what,
+			int (*row)(sqlite3_stmt *st, const void *ctx), const void *ctx,
+			struct rig_err *err);
 
 /* BEGIN IMMEDIATE takes the write lock up front so busy_timeout applies to the whole transaction. */
 int results_db_begin(struct results_db *db, struct rig_err *err);

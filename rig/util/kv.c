@@ -1,7 +1,11 @@
 #include "util/kv.h"
 
+#include <float.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/number.h"
 
 /* Keys start a word (words are separated by spaces or tabs); a "quoted value" is skipped whole,
  * so a key=value inside it is not a key of the line. */
@@ -47,22 +51,20 @@ bool kv_get(const char *line, const char *key, char *buf, size_t size)
 
 long kv_long(const char *line, const char *key, long fallback)
 {
-	char buf[32], *end;
-	long v;
+	char buf[32];
+	long long v;
 
-	if (!kv_get(line, key, buf, sizeof(buf)) || !*buf)
+	if (!kv_get(line, key, buf, sizeof(buf)) || parse_number(buf, LONG_MIN, LONG_MAX, &v) < 0)
 		return fallback;
-	v = strtol(buf, &end, 10);
-	return *end ? fallback : v;
+	return (long)v;
 }
 
 double kv_double(const char *line, const char *key, double fallback)
 {
-	char buf[48], *end;
+	char buf[48];
 	double v;
 
-	if (!kv_get(line, key, buf, sizeof(buf)) || !*buf)
+	if (!kv_get(line, key, buf, sizeof(buf)) || parse_real(buf, -DBL_MAX, DBL_MAX, &v) < 0)
 		return fallback;
-	v = strtod(buf, &end);
-	return *end ? fallback : v;
+	return v;
 }

@@ -7,7 +7,8 @@ tests/lava/lava-lab-e2e.sh; this one makes pages as small as a test wants and mi
 usage: fake-lava-rest.py PORT_FILE JOBS.json [--page-size N] [--foreign-next] [--endless]
 
 JOBS.json: {"7": {"health": "Complete", "device": "qemu-rig", "end_time": "...",
-             "tests": <a /tests/ export: {"results": [...]} with suite ids and metadata>}}
+             "tests": <a /tests/ export: {"results": [...]} with suite ids and metadata>,
+             "log": <optional: the job's dispatcher log, served as /api/v0.2/jobs/7/logs/>}}
 --foreign-next  `next` names another host (the client must ask its own server, not follow it)
 --endless       `next` of the tests list points at the same page forever
 A POST to /api/v0.2/jobs/ with "Authorization: Token secret" creates a job that reads
@@ -94,13 +95,23 @@ class Handler(BaseHTTPRequestHandler):
         return {"id": int(jid), "state": state,
                 "health": job["health"] if state == "Finished" else "Unknown",
                 "actual_device": job.get("device") if state != "Submitted" else None,
-                "end_time": job.get("end_time") if state == "Finished" else None}
+                "end_time": job.get("end_time") if state == "Finished" else None,
+                "definition": job.get("definition", "")}
 
     def do_GET(self):
         url = urlparse(self.path)
-        m = re.fullmatch(r"/api/v0\.2/jobs/(\d+)/(suites/|tests/)?", url.path)
+        m = re.fullmatch(r"/api/v0\.2/jobs/(\d+)/(suites/|tests/|logs/)?", url.path)
         if m and m.group(1) in State.jobs:
             job = State.jobs[m.group(1)]
+            if m.group(2) == "logs/":
+                if "log" not in job:
+                    return self.reply(404, {"detail": "Not found."})
+                body = job["log"].encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/yaml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                return self.wfile.write(body)
             if m.group(2) == "suites/":
                 return self.page(suites_of(job), url)
             if m.group(2) == "tests/":

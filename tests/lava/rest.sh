@@ -22,6 +22,7 @@ sql() { sqlite3 "$1" "$2"; }
 
 # Job 7: the nightly export of rig/tests/data/lava (9 cases in 4 suites, one stall failed).
 # Job 8: a job whose kernel never booted: LAVA failed it before any cycle.
+# Job 6: a job the lab failed before rig-setup ran: only its definition names the board.
 python3 - "$work/jobs.json" <<'EOF'
 import json, sys
 tests = json.load(open("rig/tests/data/lava/rest-nightly.json"))
@@ -32,7 +33,14 @@ boot_failed = {"results": [
     {"id": 2, "name": "job", "result": "fail", "suite": 51, "unit": "", "measurement": None,
      "metadata": "case: job\ndefinition: lava\nerror_msg: 'auto-login-action: kernel panic'\nerror_type: Job\nresult: fail\n",
      "logged": "2026-12-03T02:05:00Z"}]}
-json.dump({"7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
+lab_failed = {"results": [
+    {"id": 3, "name": "job", "result": "fail", "suite": 60, "unit": "", "measurement": None,
+     "metadata": "case: job\ndefinition: lava\nerror_msg: Connection closed\nerror_type: Infrastructure\nresult: fail\n",
+     "logged": "2026-12-03T01:00:00Z"}]}
+json.dump({"6": {"health": "Incomplete", "device": "qemu-rig", "end_time": "2026-12-03T01:00:00Z",
+                 "definition": "device_type: qemu\nmetadata:\n  rig.board: \"qemu\"\n  rig.plan: \"smoke\"\n  rig.kernel_version: \"7.3.4-rig\"\n",
+                 "tests": lab_failed},
+           "7": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-03T01:40:00Z",
                  "tests": tests},
            "8": {"health": "Incomplete", "device": "qemu-rig", "end_time": "2026-12-03T02:05:00Z",
                  "tests": boot_failed}}, open(sys.argv[1], "w"))
@@ -75,18 +83,20 @@ else
 fi
 
 # 3. --since: every finished job, the list itself one job per page, twice: stored once; the job
-#    whose kernel never booted is stored as a failed boot, not dropped
+#    whose kernel never booted is stored as a failed boot, the one the lab failed before rig-setup
+#    as infra on the board its definition names: neither is dropped
 start_server --page-size 1
 db=$work/since.db
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
 first=$rc
 rig lava import --db "$db" --server "$URL" --since 2026-12-01 --device qemu-rig
-if [ "$first" = 1 ] && [ "$rc" = 1 ] && grep -q '2 jobs finished since 2026-12-01T00:00:00 on qemu-rig (2 pages)' "$work/out" &&
-   [ "$(grep -c 'already stored' "$work/out")" = 2 ] &&
+if [ "$first" = 3 ] && [ "$rc" = 3 ] && grep -q '3 jobs finished since 2026-12-01T00:00:00 on qemu-rig (3 pages)' "$work/out" &&
+   [ "$(grep -c 'already stored' "$work/out")" = 3 ] &&
+   [ "$(sql "$db" "SELECT board || ' ' || plan || ' ' || kernel_version || ' ' || status || ' ' || exit_code FROM runs WHERE lava_job_id = '6'")" = "qemu smoke 7.3.4-rig infra 3" ] &&
    [ "$(sql "$db" "SELECT status || ' ' || exit_code FROM runs WHERE lava_job_id = '8'")" = "fail 1" ] &&
    [ "$(sql "$db" "SELECT c.step_kind || ' ' || v.name || ' ' || v.result || ' ' || v.detail FROM verdicts v JOIN cycles c ON c.id = v.cycle_id JOIN runs r ON r.id = c.run_id WHERE r.lava_job_id = '8'")" = "boot boot fail LAVA Job error: 'auto-login-action: kernel panic'" ] &&
-   [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 2 ]; then
-    pass "--since: 2 jobs over 2 pages, twice, stored once each; the kernel that did not boot stored as a failed boot verdict (exit $rc)"
+   [ "$(sql "$db" 'SELECT count(*) FROM runs')" = 3 ]; then
+    pass "--since: 3 jobs over 3 pages, twice, stored once each; the kernel that did not boot as a failed boot verdict, the lab's failure as infra on its definition's board, plan and kernel (exit $rc)"
 else
     cat "$work/out" "$work/err"; fail "--since (exit $first, $rc)"
 fi
@@ -160,12 +170,84 @@ bash jobs/nightly/nightly.sh "$work/nightly.conf" >"$work/out" 2>"$work/err"
 rc=$?
 set -e
 job=$(sed -n 's/^LAVA job \([0-9]*\) submitted.*/\1/p' "$work/out")
-if [ "$rc" = 1 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
-   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 3 ] &&
+if [ "$rc" = 3 ] && [ -n "$job" ] && grep -q "job $job imported (exit 1)" "$work/out" &&
+   [ "$(sql "$work/nightly.db" 'SELECT count(*) FROM runs')" = 4 ] &&
    grep -q "href=\"$URL/scheduler/job/$job\">LAVA job $job</a>" "$work/dashboard/index.html"; then
-    pass "nightly.sh: job $job submitted, followed, imported; jobs 7 and 8 by --since; dashboard links job $job (exit $rc)"
+    pass "nightly.sh: job $job submitted, followed, imported; jobs 6, 7 and 8 by --since; dashboard links job $job (exit $rc: the worst, job 6)"
 else
     cat "$work/out" "$work/err"; fail "nightly.sh (exit $rc)"
+fi
+
+# 8. a job of the rig's evidence-recording test definitions: its verdicts are in its log, not its
+#    test cases. The log is made by the real rig-agent --record over a stand-in rig-dut: the
+#    kernel froze nvme-ext4 only, so the other filesystems' stall fails (the skip-xfs-freeze
+#    pattern), as rig run would judge it.
+mkdir -p "$work/fakebin"
+cat >"$work/fakebin/rig-dut" <<'DUT'
+#!/bin/sh
+case "$1" in
+    info) echo "kernel=7.3.4-rig freeze_filesystems=1 sync_on_suspend=1 boot_id=e5" ;;
+    knob) echo "knob=$2 value=$3" ;;
+    trace-setup) echo "trace=on clock=boot events=7" ;;
+    start-workloads) echo "workloads=4" ;;
+    suspend) echo "result=0 successes=1 slept_s=3 presync_ms=12 last_failed_step=" ;;
+    trace-read) printf '%s\n' "fs_freeze 10000000000 " "freeze_super 10001000000 nvme0n1p1" \
+        "freeze_super_ret 10002000000 " "fs_freeze_done 10003000000 " "fs_thaw 12000000000 " \
+        "thaw_super 12001000000 nvme0n1p1" "fs_thaw_done 12002000000 " ;;
+    alive) echo "writer=nvme-ext4-m1a alive=1" ;;
+    stall-ops) printf '%s\n' "window from_ns=10000000000 to_ns=12002000000" \
+        "writer=nvme-ext4-m1a tel ops=90 errors=0 longest_ns=1990000000 inflight_start_ns=0 retained=9" \
+        "writer=nvme-ext4-m1a op start_ns=10001500000 end_ns=12001500000 err=0 kind=store seq=90" ;;
+esac
+DUT
+chmod +x "$work/fakebin/rig-dut"
+python3 - "$work/jobs-evidence.json" "$work/fakebin" <<'PY'
+import json, os, subprocess, sys
+env = dict(os.environ, PATH=sys.argv[2] + ":" + os.environ["PATH"],
+           RIG_AGENT_TMP=os.path.dirname(sys.argv[1]))
+lines, t = [], [0]
+def target(msg):
+    t[0] += 1
+    lines.append(json.dumps({"dt": "2026-12-04T03:00:%02d.%06d" % (t[0] // 100, t[0] % 100),
+                             "lvl": "target", "msg": msg}))
+def record(*cmd):
+    out = subprocess.run(["sh", "workloads/agent/rig-agent.sh", "--record", *cmd], env=env,
+                         capture_output=True, text=True).stdout
+    for l in out.splitlines():
+        target(l)
+target("[    0.000000] Linux version 7.3.4-rig (rig@lab) #1 SMP PREEMPT_DYNAMIC")
+target("<LAVA_SIGNAL_STARTRUN 0_rig-setup-000 1_1.1>")
+lines.append(json.dumps({"dt": "2026-12-04T03:00:00.5", "lvl": "results",
+                         "msg": {"case": "board.qemu", "definition": "0_rig-setup-000", "result": "pass"}}))
+for c in (["rig-dut", "knob", "freeze_filesystems", "1"], ["rig-dut", "trace-setup"],
+          ["rig-dut", "start-workloads", "journal"], ["rig-dut", "info"]):
+    record(*c)
+target("<LAVA_SIGNAL_ENDRUN 0_rig-setup-000 1_1.1>")
+target("<LAVA_SIGNAL_STARTRUN 1_cycle-000-suspend 1_1.2>")
+target("[   20.000000] PM: suspend entry (deep)")
+target("[   20.100000] ACPI: PM: Preparing to enter system sleep state S3")
+target("[   20.200000] PM: suspend exit")
+for c in (["rig-dut", "suspend", "deep", "rtc", "3"], ["rig-dut", "trace-read"], ["rig-dut", "alive"],
+          ["rig-dut", "stall-ops"]):
+    record(*c)
+target("<LAVA_SIGNAL_ENDRUN 1_cycle-000-suspend 1_1.2>")
+json.dump({"21": {"health": "Complete", "device": "qemu-rig", "end_time": "2026-12-04T03:10:00Z",
+                  "tests": {"results": [{"id": 1, "name": "board.qemu", "result": "pass",
+                                         "suite": "0_rig-setup-000", "unit": "", "measurement": None,
+                                         "logged": "2026-12-04T03:00:00Z"}]},
+                  "log": "\n".join(lines) + "\n"}}, open(sys.argv[1], "w"))
+PY
+cp "$work/jobs.json" "$work/jobs-cases.json"; cp "$work/jobs-evidence.json" "$work/jobs.json"
+start_server --page-size 5
+cp "$work/jobs-cases.json" "$work/jobs.json"
+rig lava import --db "$work/evidence.db" --server "$URL" --job 21
+verdicts=$(sql "$work/evidence.db" "SELECT group_concat(v.name || ':' || ifnull(v.filesystem, '-') || ':' || v.result, ' ')
+    FROM (SELECT * FROM verdicts ORDER BY name, filesystem) v")
+if [ "$rc" = 1 ] && grep -q 'console lines in its log' "$work/out" &&
+   [ "$verdicts" = "clean-resume:-:pass order:-:skip stall:loop-ext4:fail stall:nvme-btrfs:fail stall:nvme-ext4:pass stall:sata-xfs:fail suspend:-:pass" ]; then
+    pass "a job's evidence fetched with its log by REST and judged by the rig: $verdicts (exit $rc)"
+else
+    cat "$work/out" "$work/err"; echo "$verdicts"; fail "evidence over REST (exit $rc)"
 fi
 
 [ "$failures" = 0 ] && echo "tests/lava/rest.sh: all passed" || echo "tests/lava/rest.sh: $failures failed"

@@ -12,6 +12,11 @@
 #                   again if it was <seq>'s, else "@@RIG@@ <seq> error no reply to resend"
 # Any other line is run as a plain shell command, so a person on `rig console` can type.
 #
+# rig-agent --record COMMAND... runs one command and prints the request and the reply exactly as
+# the agent would have exchanged them with the rig (seq from $RIG_AGENT_TMP/record.seq): a LAVA
+# test definition records its evidence this way, and `rig lava import` reads the records from
+# the job's log with the rig's own reply parser.
+#
 # Output is normalised before it is sent: control bytes other than TAB become '?' (a CR would
 # end a console line early, an ESC would start a terminal sequence) and a missing final newline
 # is added; lines and crc describe exactly the text sent, one "line\n" per output line, so the
@@ -62,16 +67,9 @@ checksum() {
     fi
 }
 
-run_request() {
-    seq=$1
-    case $seq in ''|*[!0-9]*) return ;; esac
-    # The prompt may already sit on the line (a request typed ahead is echoed before it):
-    # every reply starts on a line of its own.
-    [ -n "$show_prompt" ] && echo
-    if ! cmd=$(printf '%s\n' "$2" | base64 -d 2>/dev/null) || [ -z "$cmd" ]; then
-        printf '%s %s error bad base64\n' "$marker" "$seq"
-        return
-    fi
+# The reply to request seq: cmd run, its output framed, counted and checksummed.
+reply() {
+    seq=$1 cmd=$2
     sh -c "$cmd" </dev/null >"$raw" 2>&1
     rc=$?
     tr '\000-\010\013-\037\177' '?' <"$raw" | awk '{ print }' >"$out"
@@ -96,6 +94,33 @@ resend_reply() {
     fi
 }
 
+run_request() {
+    seq=$1
+    case $seq in ''|*[!0-9]*) return ;; esac
+    # The prompt may already sit on the line (a request typed ahead is echoed before it):
+    # every reply starts on a line of its own.
+    [ -n "$show_prompt" ] && echo
+    if ! cmd=$(printf '%s\n' "$2" | base64 -d 2>/dev/null) || [ -z "$cmd" ]; then
+        printf '%s %s error bad base64\n' "$marker" "$seq"
+        return
+    fi
+    reply "$seq" "$cmd"
+}
+
+# --record: one request as if the rig had sent it, and its reply. The reply's rc is the exit
+# status, so a test definition can still act on it.
+record() {
+    cmd="$*"
+    n=$(cat "$tmp/record.seq" 2>/dev/null || echo 0)
+    case $n in ''|*[!0-9]*) n=0 ;; esac
+    n=$((n + 1))
+    echo "$n" >"$tmp/record.seq"
+    printf '%s%s %s\n' "$request" "$n" "$(printf '%s' "$cmd" | base64 | tr -d '\n')"
+    show_prompt=
+    reply "$n" "$cmd"
+    return "$rc"
+}
+
 # Ctrl-C ends the running command, not the agent (a trap, not an ignore, so children still
 # get the default action).
 interrupted=
@@ -103,6 +128,12 @@ trap 'interrupted=1' INT
 trap 'rm -f "$raw" "$out" "$last"' EXIT
 last_seq=
 
+if [ "${1:-}" = --record ]; then
+    shift
+    [ $# -gt 0 ] || { echo "usage: rig-agent --record COMMAND..." >&2; exit 2; }
+    record "$@"
+    exit $?
+fi
 if [ -t 0 ]; then
     # Known line discipline: echo on (it also ends the request line before the reply),
     # canonical input, CR->NL in, NL->CRNL out.

@@ -1,7 +1,9 @@
 #!/bin/sh
 # rig-dut — the board side of the rig's cycles (POSIX sh; busybox ash on the QEMU board).
 # The rig calls it through the agent; every report is one line of key=value pairs so the host
-# parses it without guessing. Usage: rig-dut COMMAND [ARGS]; `rig-dut help` lists commands.
+# parses it without guessing. It collects evidence only: every verdict is the rig's (rig/judge/),
+# whether it reads these lines through the agent (rig run) or from a LAVA log (rig lava import).
+# Usage: rig-dut COMMAND [ARGS]; `rig-dut help` lists commands.
 #
 # Filesystems come from /etc/rig/layout.sh (RIG_FILESYSTEMS: name type device mountpoint).
 set -u
@@ -57,15 +59,32 @@ cmd_trace_setup() {
     echo "trace=on clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACE/trace_clock") events=$(ls "$TRACE/events/rig" | grep -cv -e enable -e filter)"
 }
 
-# Print the trace since the last call as "event t_ns [dev]" lines, then clear it.
+# Print the trace since the last call as "event t_ns [dev]" lines, then clear it (stall-ops
+# reads the same lines back from $STATE/trace.last).
 cmd_trace_read() {
     awk '/ rig\/|: (fs_|freeze_super|thaw_super)/ {
             for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); ev = $(i + 1); sub(":", "", ev) }
             dev = ""; if (match($0, /dev="[^"]*"/)) dev = substr($0, RSTART + 5, RLENGTH - 6)
             split(t, p, "."); ns = p[1] * 1000000000 + substr(p[2] "000000000", 1, 9)
             printf "%s %.0f %s\n", ev, ns, dev
-        }' "$TRACE/trace"
+        }' "$TRACE/trace" | tee "$STATE/trace.last"
     echo >"$TRACE/trace"
+}
+
+# stall-ops — every writer's telemetry around the kernel's last freeze of filesystems (from the
+# first fs_freeze to the last fs_thaw_done of the trace trace-read printed): a "tel" header and
+# the operations overlapping that time, for the rig to judge against each filesystem's own
+# frozen window. Lines: window from_ns=A to_ns=B, then writer=ID tel ... / writer=ID op ...
+cmd_stall_ops() {
+    set -- $(awk '$1 == "fs_freeze" && !f { f = $2 } $1 == "fs_thaw_done" { t = $2 }
+                  { last = $2 } END { if (f) print f, (t ? t : last) }' "$STATE/trace.last" 2>/dev/null)
+    [ $# -eq 2 ] || { echo "window none"; return 0; }
+    echo "window from_ns=$1 to_ns=$2"
+    for tel in "$STATE"/tel/*.tel; do
+        [ -f "$tel" ] || continue
+        id=${tel##*/}; id=${id%.tel}
+        stall-report --dump --freeze-ns "$1" --thaw-ns "$2" "$tel" 2>&1 | sed "s/^/writer=$id /"
+    done
 }
 
 # fio_loop NAME MNT — fio's rand-write job run after run on filesystem NAME. Each run is one pass
@@ -162,10 +181,33 @@ cmd_fio_verify() {
     done
 }
 
-# start-workloads KIND... — journal (mmap), journal-write (write(2)), fio. One writer per filesystem.
+# journald_start — the journald workload (systemd boards): journald-logger as a transient unit,
+# acknowledging what journald has written to its persistent journal on $RIG_JOURNAL_FS. Its
+# writer id is <journal filesystem>-j<gen>.
+journald_start() {
+    command -v systemd-run >/dev/null && [ -S /run/systemd/journal/socket ] ||
+        { echo "error=no-journald (the journald workload needs a systemd board)"; return 1; }
+    [ -n "${RIG_JOURNAL_FS:-}" ] && mountpoint -q /var/log/journal ||
+        { echo "error=journal-not-persistent (/var/log/journal is not on a test filesystem)"; return 1; }
+    gen=$(head -c 2 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-3)
+    id=$RIG_JOURNAL_FS-j$gen
+    systemd-run --quiet --collect --unit="rig-journald-$gen" --description="rig journald workload $id" \
+        /usr/bin/journald-logger --id "$id" --interval-ms 50 --ack-ms 100 --telemetry "$STATE/tel/$id.tel" ||
+        { echo "error=systemd-run-failed"; return 1; }
+    pid=$(systemctl show -P MainPID "rig-journald-$gen.service")
+    [ "${pid:-0}" -gt 0 ] || { echo "error=journald-logger-not-running"; return 1; }
+    echo "$pid" >"$STATE/pids/$id"
+}
+
+# start-workloads KIND... — journal (mmap), journal-write (write(2)), fio: one writer per
+# filesystem; journald: one logger to journald (its journal is on $RIG_JOURNAL_FS).
 cmd_start_workloads() {
     mkdir -p "$STATE/tel" "$STATE/pids"
     for kind in "$@"; do
+        if [ "$kind" = journald ]; then
+            journald_start || return 1
+            continue
+        fi
         fs_lines | while read -r name type dev mnt; do
             case $kind in
                 journal|journal-write)
@@ -233,33 +275,63 @@ cmd_stop_workloads() {
     echo "stopped=1"
 }
 
-# stall NAME:FREEZE_NS:THAW_NS... — per writer on filesystem NAME, what its telemetry says about
-# that filesystem's own frozen window (the kernel freezes and thaws them one by one).
-cmd_stall() {
-    for spec in "$@"; do
-        name=${spec%%:*} rest=${spec#*:}
-        freeze=${rest%%:*} thaw=${rest#*:}
-        for tel in "$STATE"/tel/"$name"-*.tel; do
-            [ -f "$tel" ] || continue
-            id=${tel##*/}; id=${id%.tel}
-            line=$(stall-report --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 | tr '\n' ' ')
-            echo "writer=$id $line"
-            case $line in          # evidence for a failure: the slow or failed operations
-                *"wrote_while_frozen=0"*) ;;
-                *) stall-report --list --freeze-ns "$freeze" --thaw-ns "$thaw" "$tel" 2>&1 |
-                       tail -n 12 | sed "s/^/op $id /" ;;
-            esac
-        done
-    done
-}
-
-# suspend MODE WAKE SECONDS — deep|s2idle|shallow; wake rtc (rtcwake) or external (qmp/button:
-# the host wakes the board). Returns after resume with the kernel's result.
 # Milliseconds since boot (busybox date has no %N).
 uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
+# systemd_sleep VERB — sleep the way users do: `systemctl VERB` (suspend, hibernate, hybrid-sleep,
+# suspend-then-hibernate) asks logind, which starts systemd-VERB.service; wait until that run of
+# the unit has ended and report what systemd says about it, as keys for the result line:
+# systemd_result (the unit's Result, or refused/timeout), user_freeze/user_thaw (systemd-sleep
+# freezes user.slice before the sleep and thaws it after), sleep_pre_ms/sleep_post_ms
+# (systemd-sleep's own time before the kernel sleeps and after it returns), systemd_said.
+systemd_sleep() {
+    unit=systemd-$1.service
+    before=$(systemctl show -P InvocationID "$unit")
+    if ! said=$(systemctl "$1" 2>&1); then
+        echo "systemd_result=refused systemd_said=\"$(echo "$said" | tr -d '"' | tr '\n' ' ' | cut -c1-150)\""
+        return 1
+    fi
+    i=0 inv=
+    while [ $i -lt 3000 ]; do      # 10 minutes awake: a sleep that never starts is reported
+        inv=$(systemctl show -P InvocationID "$unit")
+        state=$(systemctl show -P ActiveState "$unit")
+        [ -n "$inv" ] && [ "$inv" != "$before" ] && { [ "$state" = inactive ] || [ "$state" = failed ]; } && break
+        sleep 0.2; i=$((i + 1))
+    done
+    [ $i -lt 3000 ] || { echo "systemd_result=timeout systemd_said=\"$unit did not run\""; return 1; }
+    result=$(systemctl show -P Result "$unit")
+    journalctl --sync 2>/dev/null
+    journalctl --no-pager -o short-monotonic "_SYSTEMD_INVOCATION_ID=$inv" 2>/dev/null >"$STATE/sleep-journal"
+    start_us=$(systemctl show -P ExecMainStartTimestampMonotonic "$unit")
+    exit_us=$(systemctl show -P ExecMainExitTimestampMonotonic "$unit")
+    awk -v start="${start_us:-0}" -v exit_="${exit_us:-0}" -v result="$result" '
+        { t = $1; gsub(/[][]/, "", t); t *= 1000 }
+        /[Ff]roze unit .user\.slice|user\.slice.*frozen/ { freeze = "froze" }
+        /[Ff]ail.*freez.*user\.slice/ { freeze = "failed"; said = $0 }
+        /[Tt]hawed unit .user\.slice|user\.slice.*thawed/ { thaw = "thawed" }
+        /[Ff]ail.*thaw.*user\.slice/ { thaw = "failed"; said = $0 }
+        /Performing sleep operation/ { perform = t }
+        /System returned from sleep operation|returned from sleep/ { back = t }
+        /[Ff]ailed|[Ee]rror/ && said == "" { said = $0 }
+        END {
+            pre = perform && start ? perform - start / 1000 : -1
+            post = back && exit_ ? exit_ / 1000 - back : -1
+            gsub(/"/, "", said); sub(/^\[[^]]*\] /, "", said)
+            printf "systemd_result=%s user_freeze=%s user_thaw=%s sleep_pre_ms=%d sleep_post_ms=%d",
+                   result, freeze ? freeze : "none", thaw ? thaw : "none", pre, post
+            if (said != "") printf " systemd_said=\"%s\"", substr(said, 1, 150)
+            printf "\n"
+        }' "$STATE/sleep-journal"
+    [ "$result" = success ]
+}
+
+# suspend MODE WAKE SECONDS [VERB] — deep|s2idle|shallow; wake rtc (rtcwake) or external
+# (qmp/button: the host wakes the board). VERB: enter the sleep through `systemctl VERB`
+# (suspend, hybrid-sleep, suspend-then-hibernate) instead of writing /sys/power/state.
+# Returns after resume with the kernel's result.
+
 cmd_suspend() {
-    mode=$1 wake=$2 secs=$3
+    mode=$1 wake=$2 secs=$3 verb=${4:-}
     case $mode in
         deep|shallow) echo "$mode" >/sys/power/mem_sleep || { echo "error=mem_sleep mode=$mode"; return 1; }; state=mem ;;
         s2idle)  # pm_debug_messages: "PM: suspend-to-idle" tells the rig the board is asleep
@@ -281,21 +353,39 @@ cmd_suspend() {
         rtcwake -m no -s "$secs" >/dev/null || { echo "error=rtcwake"; return 1; }
     fi
     start=$(date +%s)
-    echo "rig-dut: suspend $mode wake=$wake" >/dev/kmsg
-    if echo "$state" >/sys/power/state; then rc=0; else rc=$?; fi
+    echo "rig-dut: suspend $mode wake=$wake${verb:+ via systemctl $verb}" >/dev/kmsg
+    systemd=
+    if [ -n "$verb" ]; then
+        if systemd=$(systemd_sleep "$verb"); then rc=0; else rc=1; fi
+        systemd=" via=systemctl $systemd"
+    elif echo "$state" >/sys/power/state; then rc=0; else rc=$?; fi
     after=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
     echo 0 >/sys/power/pm_debug_messages 2>/dev/null
     [ -n "${printk_saved:-}" ] && echo "$printk_saved" >/proc/sys/kernel/printk
     echo "result=$rc successes=$((after - before)) slept_s=$(( $(date +%s) - start )) presync_ms=$presync_ms" \
-         "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)"
+         "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)$systemd"
 }
 
-# hibernate — write the image and power off; the next boot restores it (or discards it with noresume).
+# hibernate [shutdown|reboot] [systemctl] — write the image and power off (reboot: QEMU restarts
+# the guest in place, as LAVA needs); the next boot restores it (or discards it with noresume).
+# systemctl: through `systemctl hibernate` (its HibernateMode, the board's sleep.conf, decides).
 cmd_hibernate() {
-    echo shutdown >/sys/power/disk 2>/dev/null
-    echo "rig-dut: hibernate" >/dev/kmsg
-    if echo disk >/sys/power/state; then rc=0; else rc=$?; fi
-    echo "result=$rc restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)"
+    disk=shutdown via=
+    for arg in "$@"; do
+        case $arg in
+            shutdown|reboot) disk=$arg ;;
+            systemctl) via=systemctl ;;
+            *) echo "error=bad-argument arg=$arg"; return 1 ;;
+        esac
+    done
+    echo "$disk" >/sys/power/disk 2>/dev/null
+    echo "rig-dut: hibernate${via:+ via systemctl}" >/dev/kmsg
+    systemd=
+    if [ -n "$via" ]; then
+        if systemd=$(systemd_sleep hibernate); then rc=0; else rc=1; fi
+        systemd=" via=systemctl $systemd"
+    elif echo disk >/sys/power/state; then rc=0; else rc=$?; fi
+    echo "result=$rc restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)$systemd"
 }
 
 # pm-test LEVEL MODE — a suspend that stops at LEVEL (freezer, devices, platform, processors, core).
@@ -320,20 +410,87 @@ cmd_fsfreeze() {
     esac
 }
 
-# verify NAME=ACKED... — after a reboot: every writer file against its last acknowledged sequence
-# number (from the console), then the filesystems' own checkers.
-cmd_verify() {
-    for arg in "$@"; do
-        id=${arg%%=*} acked=${arg#*=}
-        name=${id%-*} mode=mmap
-        case ${id##*-} in w*) mode=write ;; esac
-        mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
-        [ -n "$mnt" ] || { echo "writer=$id error=unknown-filesystem"; continue; }
-        echo "writer=$id $(journal-verify --id "$id" --acked "$acked" "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
+# journald_scan — the entries of every journald workload in the journal (all files, the
+# *.journal~ ones journald renamed included), as a journal file's scan: valid_prefix (entries
+# 1..N all there), records (entries there), holes (missing below the highest), first_problem
+# (the first missing one below the highest). Line: journal=FS/journald <scan> id=ID.
+# (RIG_JOURNAL_DIR: another journal directory, for workloads/tests/rig-dut-journald.sh.)
+journald_scan() {
+    dir=${RIG_JOURNAL_DIR:-/var/log/journal}
+    command -v journalctl >/dev/null && [ -d "$dir" ] || return 0
+    journalctl --directory="$dir" -F RIG_ID 2>/dev/null | while read -r id; do
+        journalctl --directory="$dir" --output=cat --no-pager "RIG_ID=$id" 2>/dev/null |
+            awk -v id="$id" '
+                $1 == "rig-jd" && $2 == "id=" id && $3 ~ /^seq=[0-9]+$/ {
+                    s = substr($3, 5) + 0; if (!(s in seen)) { seen[s] = 1; present++ }
+                    if (s > max) max = s
+                }
+                END {
+                    prefix = 0; while ((prefix + 1) in seen) prefix++
+                    fs = id; sub(/-[^-]*$/, "", fs)
+                    printf "journal=%s/journald valid_prefix=%d records=%d torn=0 corrupt=0 holes=%d first_problem=%d id=%s\n",
+                           fs, prefix, present, max - present, prefix < max ? prefix + 1 : 0, id
+                }'
     done
 }
 
+# journald-check — journald's own view of its journal after a boot: its complaints this boot
+# (corrupted, truncated or uncleanly closed files) with what it said, then, with journald sent
+# back to /run for a moment so that no file is being written, journalctl --verify over every
+# file on the journal's filesystem and the files it renamed to *.journal~ since this boot.
+cmd_journald_check() {
+    command -v journalctl >/dev/null || { echo "error=no-journald"; return 1; }
+    mnt=$(fs_lines | awk -v n="${RIG_JOURNAL_FS:-}" '$1 == n {print $4}')
+    [ -n "$mnt" ] && [ -d "$mnt/journal" ] || { echo "error=no-persistent-journal"; return 1; }
+    said=$( { journalctl -b --no-pager --output=cat -t systemd-journald 2>/dev/null; dmesg 2>/dev/null; } |
+        grep -iE 'corrupt|truncat|uncleanly|renaming and replacing|Failed to (open|write)' | sort -u)
+    journal_release
+    out=$(journalctl --verify --directory="$mnt/journal" 2>&1); rc=$?
+    files=$(find "$mnt/journal" -name '*.journal' -o -name '*.journal~' | wc -l)
+    bad=$(echo "$out" | grep -c '^FAIL')
+    boot_s=$(( $(date +%s) - $(cut -d. -f1 /proc/uptime) - 1 ))
+    renamed=$(find "$mnt/journal" -name '*.journal~' -newermt "@$boot_s" | wc -l)
+    journal_hold
+    complaints=$(echo "$said" | grep -c .)
+    corrupt=$(echo "$said" | grep -ciE 'corrupt(ed)? (journal|file)|truncat|bad message')
+    echo "journald verify=$([ $rc -eq 0 ] && [ "$bad" -eq 0 ] && echo pass || echo fail) verify_rc=$rc" \
+         "files=$files bad_files=$bad renamed=$renamed complaints=$complaints corrupt_complaints=$corrupt"
+    echo "$out" | grep '^FAIL' | head -n 5 | sed 's/^/journald verify_output: /'
+    echo "$said" | grep . | head -n 5 | cut -c1-200 | sed 's/^/journald said: /'
+}
+
+# verify — after a reboot: every journal file scanned (valid prefix, torn, corrupt, holes and the
+# writer id its records carry). The rig judges no-loss against the acknowledgements it saw.
+# Lines: journal=NAME/MODE <journal-verify's line>; on a systemd board, journald's entries too
+# (journald_scan).
+cmd_verify() {
+    fs_lines | while read -r name type dev mnt; do
+        for mode in mmap write; do
+            [ -f "$mnt/journal-$mode.dat" ] || continue
+            echo "journal=$name/$mode $(journal-verify "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
+        done
+    done
+    journald_scan
+}
+
+# journal_release / journal_hold — on a systemd board journald keeps its persistent journal open
+# on $RIG_JOURNAL_FS: release sends it back to /run for the fsck, hold brings it back (the same
+# as rig-storage does at boot).
+journal_release() {
+    mountpoint -q /var/log/journal 2>/dev/null || return 0
+    journalctl --relinquish-var 2>/dev/null
+    umount /var/log/journal 2>/dev/null
+}
+
+journal_hold() {
+    mnt=$(fs_lines | awk -v n="${RIG_JOURNAL_FS:-}" '$1 == n {print $4}')
+    [ -n "$mnt" ] && command -v journalctl >/dev/null && grep -q " $mnt " /proc/mounts || return 0
+    mountpoint -q /var/log/journal || mount --bind "$mnt/journal" /var/log/journal
+    journalctl --flush 2>/dev/null
+}
+
 cmd_fsck() {
+    journal_release
     fs_lines | tac | while read -r name type dev mnt; do
         src=$(awk -v m="$mnt" '$2 == m {print $1}' /proc/mounts)
         umount "$mnt" 2>/dev/null || { echo "fs=$name fsck=skipped reason=busy"; continue; }
@@ -353,6 +510,7 @@ cmd_fsck() {
         src=$dev; [ -b "$dev" ] || src=$(losetup -f --show "$dev")
         mount -t "$type" "$src" "$mnt" || echo "fs=$name remount=failed"
     done
+    journal_hold
 }
 
 case ${1:-help} in
@@ -366,12 +524,13 @@ case ${1:-help} in
     fio-verify) shift; cmd_fio_verify "$@" ;;
     alive) cmd_alive ;;
     klog) shift; cmd_klog "$@" ;;
-    stall) shift; cmd_stall "$@" ;;
+    stall-ops) cmd_stall_ops ;;
     suspend) shift; cmd_suspend "$@" ;;
-    hibernate) cmd_hibernate ;;
+    hibernate) shift; cmd_hibernate "$@" ;;
     pm-test) shift; cmd_pm_test "$@" ;;
     fsfreeze) shift; cmd_fsfreeze "$@" ;;
-    verify) shift; cmd_verify "$@" ;;
+    verify) cmd_verify ;;
+    journald-check) cmd_journald_check ;;
     fsck) cmd_fsck ;;
     help|*) sed -n '2,6p' "$0"; grep -o '^    [a-z-]*)' "$0" | tr -d ' )' | tr '\n' ' '; echo ;;
 esac

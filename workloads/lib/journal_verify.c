@@ -176,5 +176,57 @@ int jv_format(const struct jv_result *res, const struct jv_verdict *verdict, cha
 				verdict->integrity ? "pass" : "fail");
 	else
 		more = snprintf(buf + used, len - used, " integrity=%s", verdict->integrity ? "pass" : "fail");
-	return more < 0 ? more : n + more;
+	if (more < 0)
+		return more;
+	n += more;
+	used = (size_t)n;
+	if (res->id[0] && used < len) {
+		more = snprintf(buf + used, len - used, " id=%s", res->id);
+		if (more < 0)
+			return more;
+		n += more;
+	}
+	return n;
+}
+
+/* "key=<digits>" as a word of line (after a blank or at its start), ending at a blank or the end. */
+static bool field_u64(const char *line, const char *key, uint64_t *out)
+{
+	size_t key_len = strlen(key), n;
+	const char *at = line;
+	char digits[24];
+
+	while ((at = strstr(at, key)) && at != line && at[-1] != ' ')
+		at++;
+	if (!at)
+		return false;
+	at += key_len;
+	n = strspn(at, "0123456789");
+	if (n == 0 || n >= sizeof(digits) || (at[n] != '\0' && at[n] != ' '))
+		return false;
+	memcpy(digits, at, n);
+	digits[n] = '\0';
+	return wl_parse_u64(digits, out);
+}
+
+bool jv_parse(const char *line, struct jv_result *out)
+{
+	const char *id = strstr(line, " id=");
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!field_u64(line, "valid_prefix=", &out->valid_prefix) ||
+	    !field_u64(line, "records=", &out->records) || !field_u64(line, "torn=", &out->torn) ||
+	    !field_u64(line, "corrupt=", &out->corrupt) || !field_u64(line, "holes=", &out->holes) ||
+	    !field_u64(line, "first_problem=", &out->first_problem))
+		return false;
+	if (id) {
+		id += 4;
+		n = strcspn(id, " ");
+		if (n == 0 || n >= sizeof(out->id))
+			return false;
+		memcpy(out->id, id, n);
+		out->id[n] = '\0';
+	}
+	return true;
 }

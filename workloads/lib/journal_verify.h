@@ -53,8 +53,13 @@ void jv_judge(const struct jv_result *res, bool has_acked, uint64_t acked, struc
 bool jv_passed(const struct jv_verdict *verdict);
 
 /* "valid_prefix=... records=... torn=... corrupt=... holes=... first_problem=...", then
- * " acked=N no-loss=pass|fail lost=L" when judged against an ack, then " integrity=pass|fail".
- * No newline. Returns what snprintf returns. */
+ * " acked=N no-loss=pass|fail lost=L" when judged against an ack, then " integrity=pass|fail",
+ * then " id=NAME" when a valid record named the writer. No newline. Returns what snprintf
+ * returns. */
 int jv_format(const struct jv_result *res, const struct jv_verdict *verdict, char *buf, size_t len);
+
+/* A scan read back from that line (the rig judges no-loss itself, with jv_judge(), against the
+ * acknowledgements it saw): true when every scan key is there and whole. */
+bool jv_parse(const char *line, struct jv_result *out);
 
 #endif

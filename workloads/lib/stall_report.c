@@ -82,3 +82,97 @@ int stall_format_entry(const struct tel_entry *entry, char *buf, size_t len)
 			entry->op_id, tel_op_kind_name(entry->kind), entry->seq, entry->start_ns,
 			entry->end_ns, (double)duration / 1e6, (int)entry->err);
 }
+
+bool stall_entry_relevant(const struct tel_entry *e, const struct stall_window *collect)
+{
+	return (e->start_ns <= collect->thaw_ns && e->end_ns >= collect->freeze_ns) ||
+	       (e->err != 0 && e->end_ns >= collect->freeze_ns);
+}
+
+int stall_format_header(const struct tel_snapshot *snap, char *buf, size_t len)
+{
+	return snprintf(buf, len,
+			"tel ops=%" PRIu64 " errors=%" PRIu64 " longest_ns=%" PRIu64
+			" inflight_start_ns=%" PRIu64 " retained=%zu",
+			snap->hdr.total_ops, snap->hdr.error_total, snap->hdr.longest_ns,
+			snap->hdr.inflight_start_ns, snap->count);
+}
+
+int stall_format_op(const struct tel_entry *e, char *buf, size_t len)
+{
+	return snprintf(buf, len,
+			"op start_ns=%" PRIu64 " end_ns=%" PRIu64 " err=%d kind=%s seq=%" PRIu64,
+			e->start_ns, e->end_ns, (int)e->err, tel_op_kind_name(e->kind), e->seq);
+}
+
+/* " key=<digits>" at *p, advancing past it; the number must end at a blank or the end. */
+static bool take_u64(const char **p, const char *key, uint64_t *out)
+{
+	size_t key_len = strlen(key), n;
+	char digits[24];
+
+	if (**p != ' ' || strncmp(*p + 1, key, key_len) != 0)
+		return false;
+	*p += 1 + key_len;
+	n = strspn(*p, "0123456789");
+	if (n == 0 || n >= sizeof(digits) || ((*p)[n] != '\0' && (*p)[n] != ' '))
+		return false;
+	memcpy(digits, *p, n);
+	digits[n] = '\0';
+	*p += n;
+	return wl_parse_u64(digits, out);
+}
+
+static bool line_rest(const char *line, const char *tag, const char **rest)
+{
+	const char *at = strstr(line, tag);
+
+	/* a tag is a word: at the start or after a blank */
+	while (at && at != line && at[-1] != ' ')
+		at = strstr(at + 1, tag);
+	if (!at)
+		return false;
+	*rest = at + strlen(tag) - 1;      /* at the blank that ends the tag */
+	return true;
+}
+
+bool stall_parse_header(const char *line, struct tel_header *hdr)
+{
+	const char *p;
+	uint64_t retained;
+
+	memset(hdr, 0, sizeof(*hdr));
+	return line_rest(line, "tel ", &p) && take_u64(&p, "ops=", &hdr->total_ops) &&
+	       take_u64(&p, "errors=", &hdr->error_total) &&
+	       take_u64(&p, "longest_ns=", &hdr->longest_ns) &&
+	       take_u64(&p, "inflight_start_ns=", &hdr->inflight_start_ns) &&
+	       take_u64(&p, "retained=", &retained) && (*p == '\0' || *p == ' ');
+}
+
+static uint32_t kind_of(const char *name, size_t len)
+{
+	for (uint32_t k = TEL_OP_STORE; k <= TEL_OP_FDATASYNC; k++)
+		if (strlen(tel_op_kind_name(k)) == len && strncmp(tel_op_kind_name(k), name, len) == 0)
+			return k;
+	return 0;
+}
+
+bool stall_parse_op(const char *line, struct tel_entry *e)
+{
+	const char *p;
+	uint64_t err;
+	size_t len;
+
+	memset(e, 0, sizeof(*e));
+	if (!line_rest(line, "op ", &p) || !take_u64(&p, "start_ns=", &e->start_ns) ||
+	    !take_u64(&p, "end_ns=", &e->end_ns) || !take_u64(&p, "err=", &err) || err > 4095 ||
+	    strncmp(p, " kind=", 6) != 0)
+		return false;
+	p += 6;
+	len = strcspn(p, " ");
+	if (!(e->kind = kind_of(p, len)))
+		return false;
+	p += len;
+	e->err = (int32_t)err;
+	return take_u64(&p, "seq=", &e->seq) && *p == '\0';
+}

@@ -49,4 +49,22 @@ int stall_format(const struct stall_summary *sum, bool json, char *buf, size_t l
  * "op=<id> kind=<store|grow|msync|write|fdatasync> seq=<n> start_ns=<t> end_ns=<t> ms=<x> err=<errno>" */
 int stall_format_entry(const struct tel_entry *entry, char *buf, size_t len);
 
+/* ---- evidence: the operations themselves, for a judge elsewhere (the rig) ----------------
+ *
+ * `stall-report --dump` prints a writer's telemetry as text the rig reads back (rig-dut
+ * stall-ops; the rig's judge then runs stall_analyse() over each filesystem's own window):
+ *   tel ops=N errors=N longest_ns=N inflight_start_ns=N retained=N
+ *   op start_ns=N end_ns=N err=N kind=NAME seq=N           (one per relevant operation)
+ * Relevant to a collection window [from, to] that holds every window a judgement may use:
+ * operations overlapping it, and failed ones ending at or after from. */
+
+bool stall_entry_relevant(const struct tel_entry *e, const struct stall_window *collect);
+int stall_format_header(const struct tel_snapshot *snap, char *buf, size_t len);
+int stall_format_op(const struct tel_entry *e, char *buf, size_t len);
+/* Read those lines back (anywhere in line: the rig's lines carry a "writer=ID " prefix). The
+ * header fills hdr's total_ops, error_total, longest_ns, inflight_start_ns; false when line is
+ * not one, or torn. */
+bool stall_parse_header(const char *line, struct tel_header *hdr);
+bool stall_parse_op(const char *line, struct tel_entry *e);
+
 #endif

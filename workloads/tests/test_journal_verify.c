@@ -257,6 +257,35 @@ static void test_report_line(void **state)
 	assert_int_equal(lost, verdict.lost);
 }
 
+/* The rig reads the scan back and judges no-loss itself against the acknowledgements it saw:
+ * the same numbers, the same verdict. */
+static void test_scan_read_back_judges_the_same(void **state)
+{
+	struct fixture *fx = *state;
+	struct jv_result res, back;
+	struct jv_verdict here, there;
+	char line[512], prefixed[600];
+
+	assert_int_equal(truncate(fx->journal, slot_offset(RECORDS)), 0);
+	scan(fx, &res, &here);
+	jv_judge(&res, false, 0, &here);
+	assert_true(jv_format(&res, &here, line, sizeof(line)) < (int)sizeof(line));
+	assert_non_null(strstr(line, " id="));
+	snprintf(prefixed, sizeof(prefixed), "journal=nvme-ext4/mmap %s", line);
+	assert_true(jv_parse(prefixed, &back));
+	assert_string_equal(back.id, res.id);
+	assert_int_equal(back.valid_prefix, res.valid_prefix);
+	assert_int_equal(back.torn, res.torn);
+	jv_judge(&res, true, RECORDS, &here);
+	jv_judge(&back, true, RECORDS, &there);
+	assert_int_equal(there.no_loss, here.no_loss);
+	assert_int_equal(there.lost, here.lost);
+	assert_int_equal(there.integrity, here.integrity);
+	assert_false(jv_parse("valid_prefix=5 records=5 torn=0", &back));            /* cut short */
+	assert_false(jv_parse("valid_prefix=5x records=5 torn=0 corrupt=0 holes=0 first_problem=0",
+			      &back));
+}
+
 static void test_ack_line_round_trip_and_console_prefix(void **state)
 {
 	struct ack_line in = {.id = "w1", .seq = 4242, .boottime_ns = 987654321}, out;
@@ -306,6 +335,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hole_after_acknowledged_point_is_tolerated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_in_the_wrong_slot_is_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_tail_record_is_torn_not_corrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_read_back_judges_the_same, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_line, setup, teardown),
 		cmocka_unit_test(test_ack_line_round_trip_and_console_prefix),
 		cmocka_unit_test_setup_teardown(test_ack_log_takes_highest_seq_of_the_id, setup, teardown),

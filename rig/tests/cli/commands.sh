@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # commands.sh — the rig command line as a user meets it: every command that `rig help` lists
 # answers --help, -h and `rig help COMMAND` with exit 0 and its own usage on stdout, and nothing
-# on stderr; no command, an unknown command and bad numbers are refused with exit 2.
+# on stderr; no command, an unknown command and bad numbers (out of range, not whole) are
+# refused with exit 2 before anything else happens (no board is booted).
 # Usage: rig/tests/cli/commands.sh   (after `make rig`; RIG=path/to/rig to override; ~1 s)
 set -uo pipefail
 RIG=${RIG:-out/bin/rig}
@@ -36,6 +37,15 @@ expect 2 "rig without a command" "$RIG"
 expect 2 "an unknown command" "$RIG" no-such-command
 expect 2 "rig help of an unknown command" "$RIG" help no-such-command
 expect 0 "rig --version" "$RIG" --version
+# numbers are whole and in range, never wrapped (4294967297 used to be taken as 1 night)
+expect 2 "rig known --nights 4294967297" "$RIG" known --nights 4294967297
+expect 2 "rig known --nights 0" "$RIG" known --nights 0
+expect 2 "rig run --cycles 4294967297" "$RIG" run --board qemu --plan smoke --cycles 4294967297
+expect 2 "rig run --cycles ' 5'" "$RIG" run --board qemu --plan smoke --cycles ' 5'
+expect 2 "rig boot --timeout abc" "$RIG" boot --board qemu --timeout abc
+expect 2 "rig power --ms 1e3" "$RIG" power --board qemu --ms 1e3 press
+expect 2 "rig results --last -1" "$RIG" results --last -1
+expect 2 "rig bisect-sim --seed -1" "$RIG" bisect-sim --seed -1
 
 echo "cli commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "bisect/history.h"
-#include "util/spawn.h"
 
 struct repo {
 	char dir[64];
@@ -109,71 +108,12 @@ static void parse_rejects_garbage(void **state)
 	history_free(&h);
 }
 
-static void spawn_captures_stdout_env_and_status(void **state)
-{
-	char *argv[] = { "sh", "-c", "echo one; echo \"$RIG_TEST_VAR\"; exit 3", NULL };
-	char *env[] = { "RIG_TEST_VAR=two words", NULL };
-	struct spawn_spec spec = { .argv = argv, .env_add = env };
-	char *out = NULL, last[64];
-	int code;
-	struct rig_err err = { 0 };
-
-	(void)state;
-	assert_int_equal(spawn_run(&spec, &code, &out, &err), 0);
-	assert_int_equal(code, 3);
-	assert_string_equal(out, "one\ntwo words\n");
-	assert_int_equal(spawn_last_line(out, last, sizeof(last)), 0);
-	assert_string_equal(last, "two words");
-	assert_int_equal(spawn_last_line("\n\n", last, sizeof(last)), -1);
-	assert_int_equal(spawn_last_line("x\nmuch too long for the buffer", last, 8), -1);
-	free(out);
-	assert_null(getenv("RIG_TEST_VAR"));   /* only the child's environment changed */
-}
-
-static void spawn_reports_signals_and_missing_programs(void **state)
-{
-	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
-	char *missing[] = { "/nonexistent/program", NULL };
-	struct spawn_spec spec = { .argv = killed, .stderr_path = "/dev/null" };
-	int code;
-	struct rig_err err = { 0 };
-
-	(void)state;
-	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
-	assert_int_equal(code, 128 + 15);
-	spec.argv = missing;
-	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
-	assert_int_equal(code, 127);
-}
-
-static void spawn_writes_stdout_to_a_file(void **state)
-{
-	struct repo *r = *state;
-	char path[128], text[64] = "";
-	char *argv[] = { "echo", "to file", NULL };
-	struct spawn_spec spec = { .argv = argv, .stdout_path = path };
-	int code;
-	struct rig_err err = { 0 };
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/out.txt", r->dir);
-	assert_int_equal(spawn_run(&spec, &code, NULL, &err), 0);
-	assert_int_equal(code, 0);
-	assert_non_null(f = fopen(path, "r"));
-	assert_non_null(fgets(text, sizeof(text), f));
-	fclose(f);
-	assert_string_equal(text, "to file\n");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lists_first_parent_range_oldest_first),
 		cmocka_unit_test(rejects_bad_ranges),
 		cmocka_unit_test(parse_rejects_garbage),
-		cmocka_unit_test(spawn_captures_stdout_env_and_status),
-		cmocka_unit_test(spawn_reports_signals_and_missing_programs),
-		cmocka_unit_test(spawn_writes_stdout_to_a_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

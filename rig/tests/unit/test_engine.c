@@ -31,10 +31,15 @@
 
 #include "config/board.h"
 #include "config/plan.h"
+#include "console/base64.h"
 #include "console/cksum.h"
 #include "engine/engine.h"
-#include "engine/known.h"
+#include "config/known.h"
+#include "lava/cases.h"
+#include "lava/import.h"
 #include "results/db.h"
+
+#include <jansson.h>
 
 #define DATA "rig/tests/data/engine/"
 #define MAX_COMMANDS 256
@@ -52,6 +57,17 @@
 
 #define FAKE_WARNING "WARNING: kernel/foo.c:12 at bar+0x1/0x2, CPU#0: sh/1"
 
+/* One recorded board command: the kernel's messages while it ran, then its reply. A command
+ * that is asked several times with the same answer (rig-dut info) is reusable. */
+struct evidence {
+	const char *suite;              /* the LAVA test definition that records it */
+	const char *cmd;
+	const char *kernel;             /* "\n"-separated printk messages, or NULL */
+	const char *reply;
+	int rc;
+	bool reusable;
+};
+
 /* ---- the fake DUT ---- */
 
 struct fake_dut {
@@ -62,6 +78,12 @@ struct fake_dut {
 	/* behaviour */
 	bool warn_on_resume;            /* a WARNING between wake and suspend exit */
 	bool refuse_freeze;             /* tasks refuse to freeze: the suspend fails, EBUSY */
+	bool write_while_frozen;        /* a store completes well inside the frozen window */
+	const struct evidence *script;  /* answer every command from this recorded evidence */
+	size_t n_script;
+	bool script_used[64];
+	bool via_systemctl;             /* the suspend asked for was "... suspend" (systemctl) */
+	bool systemd_fails;             /* systemd reports that sleep as failed */
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
@@ -133,38 +155,6 @@ static int fake_reply(struct fake_dut *f, unsigned seq, int rc, const char *outp
 	return fake_write(f, line);
 }
 
-static int b64_value(char c)
-{
-	const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const char *at = c ? strchr(alphabet, c) : NULL;
-
-	return at ? (int)(at - alphabet) : -1;
-}
-
-/* Decode standard base64 with padding; false on anything else. */
-static bool b64_decode(const char *in, char *out, size_t size)
-{
-	size_t len = strlen(in), o = 0;
-
-	if (len % 4 != 0)
-		return false;
-	for (size_t i = 0; i < len; i += 4) {
-		int v[4];
-
-		for (int k = 0; k < 4; k++)
-			v[k] = in[i + k] == '=' ? 0 : b64_value(in[i + k]);
-		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 || o + 3 >= size)
-			return false;
-		out[o++] = (char)((v[0] << 2) | (v[1] >> 4));
-		if (in[i + 2] != '=')
-			out[o++] = (char)(((v[1] & 15) << 4) | (v[2] >> 2));
-		if (in[i + 3] != '=')
-			out[o++] = (char)(((v[2] & 3) << 6) | v[3]);
-	}
-	out[o] = '\0';
-	return true;
-}
-
 static void fake_sleep_ms(int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
@@ -209,6 +199,16 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 	    (f->warn_on_resume && fake_kernel(f, FAKE_WARNING) < 0) ||
 	    fake_kernel(f, "Restarting tasks: Done") < 0 || fake_kernel(f, "PM: suspend exit") < 0)
 		return -1;
+	if (f->via_systemctl)
+		return fake_reply(f, seq, 0,
+				  f->systemd_fails
+				  ? "result=1 successes=1 slept_s=1 last_failed_step= via=systemctl "
+				    "systemd_result=exit-code user_freeze=froze user_thaw=thawed "
+				    "sleep_pre_ms=300 sleep_post_ms=80 systemd_said=\"Failed to put system "
+				    "to sleep. System resumed again: Input/output error\"\n"
+				  : "result=0 successes=1 slept_s=1 last_failed_step= via=systemctl "
+				    "systemd_result=success user_freeze=froze user_thaw=thawed "
+				    "sleep_pre_ms=300 sleep_post_ms=80\n");
 	return fake_reply(f, seq, 0, "result=0 successes=1 slept_s=1 last_failed_step=\n");
 }
 
@@ -226,6 +226,47 @@ static int fake_trace_read(struct fake_dut *f, unsigned seq)
 	return fake_reply(f, seq, 0, out);
 }
 
+/* rig-dut stall-ops: the writer blocked from just after freeze_super until after its thaw
+ * (and, if asked, a store that went through 500 ms into the frozen window). */
+static int fake_stall_ops(struct fake_dut *f, unsigned seq)
+{
+	char out[768];
+	int n = snprintf(out, sizeof(out),
+			 "window from_ns=%llu to_ns=%llu\n"
+			 "writer=nvme-ext4-m tel ops=40 errors=0 longest_ns=2010500000 inflight_start_ns=0 retained=12\n"
+			 "writer=nvme-ext4-m op start_ns=%llu end_ns=%llu err=0 kind=store seq=40\n",
+			 FREEZE_NS, THAW_DONE_NS, FREEZE_SUPER_NS + 500000, THAW_SUPER_NS + 1000000);
+
+	if (f->write_while_frozen)
+		snprintf(out + n, sizeof(out) - (size_t)n,
+			 "writer=nvme-ext4-m op start_ns=%llu end_ns=%llu err=0 kind=store seq=41\n",
+			 FREEZE_SUPER_RET_NS + 500000000, FREEZE_SUPER_RET_NS + 500100000);
+	return fake_reply(f, seq, 0, out);
+}
+
+/* The recorded evidence's answer to cmd: its kernel messages, then its reply. */
+static int fake_scripted(struct fake_dut *f, unsigned seq, const char *cmd)
+{
+	for (size_t i = 0; i < f->n_script; i++) {
+		const struct evidence *e = &f->script[i];
+		char msg[400];
+
+		if (strcmp(e->cmd, cmd) != 0 || (f->script_used[i] && !e->reusable))
+			continue;
+		f->script_used[i] = true;
+		for (const char *p = e->kernel; p && *p;) {
+			size_t len = strcspn(p, "\n");
+
+			snprintf(msg, sizeof(msg), "%.*s", (int)len, p);
+			if (fake_kernel(f, msg) < 0)
+				return -1;
+			p += len + (p[len] == '\n');
+		}
+		return fake_reply(f, seq, e->rc, e->reply);
+	}
+	return fake_reply(f, seq, 127, "sh: not in the recorded evidence\n");
+}
+
 static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 {
 	char out[512], name[64];
@@ -233,6 +274,8 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 
 	if (f->n_commands < MAX_COMMANDS)
 		f->commands[f->n_commands++] = strdup(cmd);
+	if (f->script)
+		return fake_scripted(f, seq, cmd);
 	if (f->stop_on_command && f->stop && strcmp(cmd, f->stop_on_command) == 0)
 		*f->stop = 1;
 	if (f->die_on_command && !f->died && strcmp(cmd, f->die_on_command) == 0) {
@@ -256,17 +299,16 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		return fake_reply(f, seq, 0, "trace=on clock=boot events=7\n");
 	if (strncmp(cmd, "rig-dut start-workloads ", 24) == 0)
 		return fake_reply(f, seq, 0, "workloads=1\n");
-	if (strncmp(cmd, "rig-dut suspend ", 16) == 0)
+	if (strncmp(cmd, "rig-dut suspend ", 16) == 0) {
+		f->via_systemctl = strlen(cmd) > 8 && strcmp(cmd + strlen(cmd) - 8, " suspend") == 0;
 		return fake_suspend(f, seq);
+	}
 	if (strcmp(cmd, "rig-dut trace-read") == 0)
 		return fake_trace_read(f, seq);
 	if (strcmp(cmd, "rig-dut alive") == 0)
 		return fake_reply(f, seq, 0, "writer=nvme-ext4-m alive=1\n");
-	if (strncmp(cmd, "rig-dut stall ", 14) == 0)
-		return fake_reply(f, seq, 0,
-				  "writer=nvme-ext4-m records=40 completed_inside_window=0 "
-				  "wrote_while_frozen=0 blocked_across_window=1 errors_after_thaw=0 "
-				  "longest_ms=2010.5\n");
+	if (strcmp(cmd, "rig-dut stall-ops") == 0)
+		return fake_stall_ops(f, seq);
 	return fake_reply(f, seq, 127, "sh: rig-dut: unknown command\n");
 }
 
@@ -279,7 +321,7 @@ static int fake_line(struct fake_dut *f, char *line)
 	line[strcspn(line, "\r")] = '\0';
 	if (sscanf(line, "@@RIG? %u %4095s", &seq, b64) != 2)
 		return 0;
-	if (!b64_decode(b64, cmd, sizeof(cmd))) {
+	if (base64_decode(b64, cmd, sizeof(cmd)) < 0) {
 		snprintf(cmd, sizeof(cmd), "@@RIG@@ %u error bad base64\r\n", seq);
 		return fake_write(f, cmd);
 	}
@@ -379,14 +421,6 @@ static unsigned fake_count(const struct fake_dut *f, const char *prefix)
 	return n;
 }
 
-static const char *fake_find(const struct fake_dut *f, const char *prefix)
-{
-	for (size_t i = 0; i < f->n_commands; i++)
-		if (f->commands[i] && strncmp(f->commands[i], prefix, strlen(prefix)) == 0)
-			return f->commands[i];
-	return NULL;
-}
-
 /* ---- a run: temp directory, board, plan, database, fake ---- */
 
 struct run {
@@ -405,10 +439,10 @@ struct run {
 	bool fake_stopped;
 };
 
-static void run_setup(struct run *r, const char *plan_file)
+static void run_setup_board(struct run *r, const char *board_file, const char *plan_file)
 {
 	struct board_paths paths;
-	char *board_path = top_path(DATA "board.yaml"), *plan_path = top_path(plan_file);
+	char *board_path = top_path(board_file), *plan_path = top_path(plan_file);
 	char sock[128];
 
 	memset(r, 0, sizeof(*r));
@@ -432,6 +466,11 @@ static void run_setup(struct run *r, const char *plan_file)
 		r->opts.progress = stderr;   /* the engine's phase messages, for debugging */
 }
 
+static void run_setup(struct run *r, const char *plan_file)
+{
+	run_setup_board(r, DATA "board.yaml", plan_file);
+}
+
 static int setup_plan(void **state, const char *plan_file)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -445,6 +484,11 @@ static int setup_plan(void **state, const char *plan_file)
 static int setup_suspend(void **state)
 {
 	return setup_plan(state, DATA "suspend.yaml");
+}
+
+static int setup_systemctl(void **state)
+{
+	return setup_plan(state, DATA "suspend-systemctl.yaml");
 }
 
 static int setup_hang(void **state)
@@ -596,8 +640,6 @@ static void test_two_clean_suspends(void **state)
 {
 	struct run *r = *state;
 	char buf[64];
-	const char *stall;
-	unsigned long long from = 0, to = 0;
 
 	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
 
@@ -606,13 +648,12 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1"), 2);
 	assert_int_equal(fake_count(&r->fake, "rig-dut knob freeze_filesystems 1"), 1);
 	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 1);
-	/* The stall window asked for is the traced superblock's: after freeze_super returned,
-	 * up to its thaw_super. */
-	stall = fake_find(&r->fake, "rig-dut stall ");
-	assert_non_null(stall);
-	assert_int_equal(sscanf(stall, "rig-dut stall nvme-ext4:%llu:%llu", &from, &to), 2);
-	assert_true(from >= FREEZE_SUPER_RET_NS && from < THAW_SUPER_NS);
-	assert_int_equal(to, THAW_SUPER_NS);
+	/* The board reports its writers' operations around the freeze; the judge holds them
+	 * against the traced superblock's own window. */
+	assert_int_equal(fake_count(&r->fake, "rig-dut stall-ops"), 2);
+	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
+				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'stall_ms'"),
+			 (long long)((THAW_SUPER_NS + 1000000 - FREEZE_SUPER_NS - 500000) / 1000000));
 
 	assert_int_equal(r->totals.cycles, 2);
 	assert_int_equal(r->totals.cycles_done, 2);
@@ -629,6 +670,44 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
 				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'frozen_ms'"),
 			 (long long)((THAW_DONE_NS - FREEZE_NS) / 1000000));
+}
+
+/* Negative control of stall: a store that completes half a second into the frozen window. */
+static void test_write_while_frozen_fails_stall(void **state)
+{
+	struct run *r = *state;
+
+	r->fake.write_while_frozen = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "stall", "fail"), 1);
+	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+}
+
+/* A sleep through systemctl: rig-dut is asked for it, and systemd's report becomes the
+ * systemd-sleep verdict and the systemd-sleep timing measurements. */
+static void test_systemctl_suspend_is_judged_by_systemd(void **state)
+{
+	struct run *r = *state;
+
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1 suspend"), 1);
+	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+	assert_int_equal(verdicts(r, 0, "systemd-sleep", "pass"), 1);
+	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
+				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'systemd_sleep_pre_ms'"),
+			 300);
+}
+
+static void test_systemd_reported_failure_fails(void **state)
+{
+	struct run *r = *state;
+
+	r->fake.systemd_fails = true;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "systemd-sleep", "fail"), 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM verdicts WHERE name = 'systemd-sleep' AND "
+				     "detail LIKE '%%Result=exit-code%%Input/output error%%'"), 1);
 }
 
 static void test_warning_fails_clean_resume(void **state)
@@ -782,14 +861,225 @@ static void test_console_lost_is_infra_then_reboot(void **state)
 	assert_string_equal(run_status(r, buf, sizeof(buf)), "infra");
 }
 
+/* ---- one run's evidence, judged both ways ---------------------------------------------- */
+
+/* A board with two filesystems whose kernel froze only one (the skip-xfs-freeze fault kernel's
+ * pattern), the lab's known lockdep warning on resume, the journal writers blocked across the
+ * freeze: what rig-dut and the kernel said, command by command, in the order the LAVA test
+ * definitions record it. */
+#define SETUP "0_rig-setup-000"
+#define CYCLE0 "1_cycle-000-suspend"
+static const struct evidence recorded_run[] = {
+	{ SETUP, "rig-dut knob freeze_filesystems 1", NULL, "knob=freeze_filesystems value=1\n", 0, true },
+	{ SETUP, "rig-dut trace-setup", NULL, "trace=on clock=boot events=7\n", 0, true },
+	{ SETUP, "rig-dut start-workloads journal", NULL, "workloads=2\n", 0, true },
+	{ SETUP, "rig-dut info", NULL,
+	  "kernel=7.3.4-rig freeze_filesystems=1 sync_on_suspend=1 states=freeze,mem,disk "
+	  "mem_sleep=s2idle,[deep] disk=[shutdown] boot_id=7e57\n", 0, true },
+	{ CYCLE0, "rig-dut suspend deep rtc 1",
+	  "PM: suspend entry (deep)\nFilesystems sync: 0.011 seconds\n"
+	  "Freezing user space processes\n"
+	  "Freezing user space processes completed (elapsed 0.002 seconds)\n"
+	  "ACPI: PM: Preparing to enter system sleep state S3\n"
+	  "ACPI: PM: Waking up from system sleep state S3\n"
+	  "WARNING: kernel/freezer.c:139 at __set_task_frozen+0x8b/0x90, CPU#1: journal-writer/231\n"
+	  "Restarting tasks: Done\nPM: suspend exit",
+	  "result=0 successes=1 slept_s=1 presync_ms=14 last_failed_step=\n", 0, false },
+	{ CYCLE0, "rig-dut trace-read", NULL,
+	  "fs_freeze 10000000000 \nfreeze_super 10001000000 nvme0n1p1\n"
+	  "freeze_super_ret 10002000000 \nfs_freeze_done 10003000000 \nfs_thaw 12000000000 \n"
+	  "thaw_super 12001000000 nvme0n1p1\nfs_thaw_done 12002000000 \n", 0, false },
+	{ CYCLE0, "rig-dut alive", NULL, "writer=nvme-ext4-m1f3 alive=1\nwriter=sata-xfs-m9a0 alive=1\n", 0, false },
+	{ CYCLE0, "rig-dut stall-ops", NULL,
+	  "window from_ns=10000000000 to_ns=12002000000\n"
+	  "writer=nvme-ext4-m1f3 tel ops=812 errors=0 longest_ns=1999500000 inflight_start_ns=0 retained=40\n"
+	  "writer=nvme-ext4-m1f3 op start_ns=10001500000 end_ns=12001100000 err=0 kind=store seq=812\n"
+	  "writer=sata-xfs-m9a0 tel ops=1609 errors=0 longest_ns=4000000 inflight_start_ns=0 retained=33\n"
+	  "writer=sata-xfs-m9a0 op start_ns=10600000000 end_ns=10604000000 err=0 kind=store seq=1013\n",
+	  0, false },
+};
+#define N_RECORDED (sizeof(recorded_run) / sizeof(recorded_run[0]))
+
+static void log_line(FILE *f, double t, const char *lvl, json_t *msg)
+{
+	json_t *line = json_pack("{s:s, s:s, s:o}", "dt", "", "lvl", lvl, "msg", msg);
+	char dt[40], *text;
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(dt, sizeof(dt), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(dt + strlen(dt), sizeof(dt) - strlen(dt), ".%06d", (int)((t - (double)secs) * 1e6));
+	json_object_set_new(line, "dt", json_string(dt));
+	assert_non_null(text = json_dumps(line, JSON_COMPACT));
+	fprintf(f, "%s\n", text);
+	free(text);
+	json_decref(line);
+}
+
+static void target(FILE *f, double *t, const char *text)
+{
+	*t += 0.01;
+	log_line(f, *t, "target", json_string(text));
+}
+
+/* The reply as rig-agent --record prints it: request, begin, lines, end with the checksum. */
+static void record(FILE *f, double *t, unsigned seq, const struct evidence *e)
+{
+	char b64[512], line[1024];
+	size_t n_lines = 0;
+	unsigned ktime_ms = 20000 + seq * 100;
+
+	base64_encode(e->cmd, strlen(e->cmd), b64);
+	snprintf(line, sizeof(line), "@@RIG? %u %s", seq, b64);
+	target(f, t, line);
+	for (const char *p = e->kernel; p && *p; ktime_ms++) {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "[%5u.%03u000] %.*s", ktime_ms / 1000, ktime_ms % 1000,
+			 (int)len, p);
+		target(f, t, line);
+		p += len + (p[len] == '\n');
+	}
+	snprintf(line, sizeof(line), "@@RIG@@ %u begin", seq);
+	target(f, t, line);
+	for (const char *p = e->reply; *p; n_lines++) {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "@@RIG@@ %u | %.*s", seq, (int)len, p);
+		target(f, t, line);
+		p += len + (p[len] == '\n');
+	}
+	snprintf(line, sizeof(line), "@@RIG@@ %u end rc=%d lines=%zu crc=%" PRIu32, seq, e->rc, n_lines,
+		 posix_cksum(e->reply, strlen(e->reply)));
+	target(f, t, line);
+}
+
+/* The dispatcher log of a LAVA job that ran the same board through the rig's test definitions. */
+static void write_lava_log(const char *path, const char *board)
+{
+	FILE *f = fopen(path, "w");
+	const char *suites[] = { SETUP, CYCLE0 };
+	double t = 1764806400.0;
+	char line[256];
+	unsigned seq = 0;
+
+	assert_non_null(f);
+	target(f, &t, "[    0.000000] Linux version 7.3.4-rig (rig@lab) #1 SMP PREEMPT_DYNAMIC");
+	for (size_t s = 0; s < 2; s++) {
+		snprintf(line, sizeof(line), "<LAVA_SIGNAL_STARTRUN %s 1_1.1.%zu>", suites[s], s);
+		target(f, &t, line);
+		if (s == 0) {
+			snprintf(line, sizeof(line), "board.%s", board);
+			log_line(f, t, "results", json_pack("{s:s, s:s, s:s}", "case", line,
+							    "definition", SETUP, "result", "pass"));
+		}
+		for (size_t i = 0; i < N_RECORDED; i++)
+			if (strcmp(recorded_run[i].suite, suites[s]) == 0)
+				record(f, &t, ++seq, &recorded_run[i]);
+		snprintf(line, sizeof(line), "<LAVA_SIGNAL_ENDRUN %s 1_1.1.%zu>", suites[s], s);
+		target(f, &t, line);
+	}
+	fclose(f);
+}
+
+/* Every verdict of every cycle of the database's one run, one line each, in a stable order. */
+static char *verdict_table(sqlite3 *sql)
+{
+	sqlite3_stmt *st;
+	size_t used = 0, cap = 4096;
+	char *out = calloc(1, cap);
+
+	assert_non_null(out);
+	assert_int_equal(sqlite3_prepare_v2(sql,
+		"SELECT c.idx, v.name, ifnull(v.filesystem, '-'), v.result, ifnull(v.known_issue, '-')"
+		" FROM verdicts v JOIN cycles c ON v.cycle_id = c.id"
+		" ORDER BY c.idx, v.name, v.filesystem", -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && used < cap - 256)
+		used += (size_t)snprintf(out + used, cap - used, "%d %s %s %s %s\n",
+					 sqlite3_column_int(st, 0), sqlite3_column_text(st, 1),
+					 sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
+					 sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	return out;
+}
+
+static int setup_both_ways(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	run_setup_board(r, DATA "board-two.yaml", DATA "suspend.yaml");
+	*state = r;
+	return 0;
+}
+
+/* One recorded run's evidence fed both ways, to the engine through a board that answers with it
+ * and to rig lava import as the log of a LAVA job: the same verdicts, known issues applied both
+ * ways, and the unfrozen filesystem's stall failing under LAVA too. */
+static void test_one_judge_both_ways(void **state)
+{
+	struct run *r = *state;
+	char *known_path = top_path("known-issues/known-issues.yaml"), log_path[160], db_path[160];
+	char *by_engine, *by_lava;
+	struct lava_cases cases = { 0 };
+	struct results_db *db;
+	struct lava_import_info info = { 0 };
+	int64_t run_id;
+	int code;
+	sqlite3 *sql;
+
+	if (known_load(known_path, &r->known, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	free(known_path);
+	r->opts.known = r->known;
+	r->opts.cycles = 1;
+	r->fake.script = recorded_run;
+	r->fake.n_script = N_RECORDED;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	by_engine = verdict_table(r->sql);
+
+	snprintf(log_path, sizeof(log_path), "%s/lava.log", r->dir);
+	snprintf(db_path, sizeof(db_path), "%s/lava.db", r->dir);
+	write_lava_log(log_path, r->board->name);
+	assert_int_equal(lava_cases_from_log(log_path, &cases, &r->err), 0);
+	assert_int_equal(results_open(db_path, RESULTS_OPEN_CREATE, &db, &r->err), 0);
+	info.board_def = r->board;
+	info.known = r->known;
+	if (lava_import(db, &cases, &info, &run_id, &code, &r->err) < 0)
+		fail_msg("%s", r->err.msg);
+	assert_int_equal(code, RIG_EXIT_FAIL);
+	results_close(db);
+	lava_cases_free(&cases);
+	assert_int_equal(sqlite3_open_v2(db_path, &sql, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	by_lava = verdict_table(sql);
+	sqlite3_close(sql);
+
+	if (getenv("RIG_TEST_VERBOSE"))
+		fprintf(stderr, "engine:\n%slava:\n%s", by_engine, by_lava);
+	assert_string_equal(by_lava, by_engine);
+	assert_non_null(strstr(by_lava, "0 stall sata-xfs fail -"));
+	assert_non_null(strstr(by_lava, "0 stall nvme-ext4 pass -"));
+	assert_non_null(strstr(by_lava, "0 clean-resume - fail lockdep-freezer-set-task-frozen"));
+	assert_non_null(strstr(by_lava, "0 suspend - pass -"));
+	free(by_engine);
+	free(by_lava);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_clean_suspends, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_write_while_frozen_fails_stall, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_systemctl_suspend_is_judged_by_systemd,
+						setup_systemctl, teardown),
+		cmocka_unit_test_setup_teardown(test_systemd_reported_failure_fails, setup_systemctl,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume,
 						setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_known_warning_passes, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_one_judge_both_ways, setup_both_ways, teardown),
 		cmocka_unit_test_setup_teardown(test_known_warning_fails_when_strict, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hung_resume_reboots_and_goes_on, setup_hang,

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/acks.h"
+#include "judge/acks.h"
 #include "engine/hang.h"
 #include "util/kv.h"
 
@@ -26,6 +26,10 @@ static void test_acks_ignores_other_lines(void **state)
 	assert_int_equal(acks_feed(&a, "rig-ack: id=nvme-ext4-m", 1.0, -1), 0);        /* no seq */
 	assert_int_equal(acks_feed(&a, "rig-ack: id=nvme-ext4-m seq=x", 1.0, -1), 0);  /* not a number */
 	assert_int_equal(acks_feed(&a, "", 1.0, -1), 0);
+	/* Torn on the serial wire: "seq=41" lost its tail and "seq=4" must not pass for it (the
+	 * engine's old sscanf took it as an acknowledgement of 4). */
+	assert_int_equal(acks_feed(&a, "[   12.345678] rig-ack: id=nvme-ext4-m seq=4", 1.0, 12.3), 0);
+	assert_int_equal(acks_feed(&a, "rig-ack: id=nvme-ext4-m seq=41 boottime_ns=12x", 1.0, -1), 0);
 	assert_int_equal(a.n, 0);
 	assert_null(acks_find(&a, "nvme-ext4-m"));
 }

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/known.h"
+#include "config/known.h"
+#include "judge/known.h"
 
 #define REAL_FILE "known-issues/known-issues.yaml"
 #define MATCH_FILE "rig/tests/data/known/match.yaml"

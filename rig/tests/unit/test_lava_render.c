@@ -150,6 +150,62 @@ static void test_qemu_smoke_job(void **state)
 	assert_null(strstr(arg, "noresume"));
 }
 
+/* A plan's boot timeout reaches the job like every other (it used to be the board's alone). */
+static void test_plan_timeouts_reach_the_job(void **state)
+{
+	struct fixture *f = *state;
+	yaml_node_t *boot = NULL;
+	char plan[160];
+	FILE *p;
+
+	snprintf(plan, sizeof(plan), "%s/slow-boot.yaml", f->dir);
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: slow-boot\nworkloads: [journal]\ntimeouts: {boot: 600}\n"
+	      "steps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu", plan, "qemu"), 0);
+	snprintf(f->job, sizeof(f->job), "%s/qemu-slow-boot.yaml", f->dir);
+	load_job(f);
+	assert_int_equal(count_actions(f, "boot", &boot), 1);
+	assert_string_equal(get_str(f, get(f, boot, "timeout"), "minutes"), "12");   /* 600 s + 2 min */
+	unlink(plan);
+}
+
+/* A plan that sleeps through systemd: the job's cycle asks rig-dut for the same systemctl sleep
+ * rig run does; a hibernation through systemctl is refused (LAVA restores an image by an
+ * in-place reboot, systemd's HibernateMode would power off) rather than rendered as sysfs. */
+static void test_systemctl_sleep_in_a_job(void **state)
+{
+	struct fixture *f = *state;
+	char plan[160];
+	FILE *p;
+
+	snprintf(plan, sizeof(plan), "%s/sys.yaml", f->dir);
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: sys\nworkloads: [journal]\n"
+	      "steps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3, via: systemctl}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu-debian", plan, "qemu-debian"), 0);
+	snprintf(f->job, sizeof(f->job), "%s/qemu-debian-sys.yaml", f->dir);
+	load_job(f);
+	{
+		char *text = NULL;
+		struct rig_err err = {0};
+
+		assert_int_equal(text_read_file(f->job, &text, &err), 0);
+		assert_non_null(strstr(text, "VIA='suspend'"));
+		free(text);
+	}
+	unlink(f->job);
+	f->job[0] = '\0';
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: sys\nworkloads: [journal]\nsteps:\n  - hibernate: {via: systemctl}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu-debian", plan, "qemu-debian"), RIG_EXIT_USAGE);
+	assert_non_null(strstr(f->errout, "through sysfs only"));
+	unlink(plan);
+}
+
 static void test_nightly_power_cut_and_unique_names(void **state)
 {
 	struct fixture *f = *state;
@@ -289,6 +345,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_qemu_smoke_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_timeouts_reach_the_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_systemctl_sleep_in_a_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nightly_power_cut_and_unique_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_board_boots_over_tftp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),

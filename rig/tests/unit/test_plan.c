@@ -150,6 +150,26 @@ static void nightly_plan_covers_every_step(void **state)
 	plan_free(p);
 }
 
+/* The one timeout merge: what the plan overrides, else the board's value. */
+static void plan_timeouts_override_the_board(void **state)
+{
+	struct plan *p = load_ok("plans/nightly.yaml");
+	struct board *b = qemu_board();
+	struct board_timeouts t;
+
+	(void)state;
+	plan_timeouts(p, b, &t);
+	assert_int_equal(t.hibernate, 300);        /* the plan's */
+	assert_int_equal(t.restore, 300);
+	assert_int_equal(t.boot, b->timeouts.boot); /* the board's */
+	assert_int_equal(t.command, b->timeouts.command);
+	assert_int_equal(t.suspend, b->timeouts.suspend);
+	assert_int_equal(t.resume, b->timeouts.resume);
+	assert_int_equal(b->timeouts.hibernate, 240);
+	board_free(b);
+	plan_free(p);
+}
+
 static void short_steps_take_defaults(void **state)
 {
 	struct plan *p = load_ok("rig/tests/data/plans/defaults.yaml");
@@ -226,10 +246,10 @@ static void steps_format_for_progress_output(void **state)
 	char buf[96];
 
 	(void)state;
-	s.u.suspend = (struct step_suspend){ SLEEP_DEEP, WAKE_RTC, 5, INJECT_NONE };
+	s.u.suspend = (struct step_suspend){ SLEEP_DEEP, WAKE_RTC, 5, INJECT_NONE, VIA_SYSFS };
 	step_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "suspend deep wake=rtc 5s");
-	s.u.suspend = (struct step_suspend){ SLEEP_S2IDLE, WAKE_QMP, 3, INJECT_HANG };
+	s.u.suspend = (struct step_suspend){ SLEEP_S2IDLE, WAKE_QMP, 3, INJECT_HANG, VIA_SYSFS };
 	step_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "suspend s2idle wake=qmp 3s inject=hang");
 	s = (struct step){ .kind = STEP_HIBERNATE, .u.hibernate.resume = false };
@@ -267,14 +287,11 @@ static void names_match_the_file_format(void **state)
 	assert_string_equal(pm_test_level_name(PM_TEST_PROCESSORS), "processors");
 }
 
-static void shipped_plans_fit_the_qemu_board(void **state)
+static void plans_fit(struct board *board, const char *const *plans, size_t n)
 {
-	const char *plans[] = { "plans/smoke.yaml", "plans/nightly.yaml" };
-	struct board *board = qemu_board();
 	struct rig_err err = { 0 };
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct plan *p = load_ok(plans[i]);
 
 		if (plan_check_board(p, board, &err) != 0)
@@ -284,23 +301,64 @@ static void shipped_plans_fit_the_qemu_board(void **state)
 	board_free(board);
 }
 
+static void shipped_plans_fit_the_qemu_board(void **state)
+{
+	const char *const plans[] = { "plans/smoke.yaml", "plans/nightly.yaml" };
+
+	(void)state;
+	plans_fit(qemu_board(), plans, sizeof(plans) / sizeof(plans[0]));
+}
+
+static void debian_plans_fit_the_debian_board(void **state)
+{
+	const char *const plans[] = { "plans/nightly.yaml", "plans/nightly-debian.yaml",
+				"tests/e2e-debian/plans/journald.yaml",
+				"tests/e2e-debian/plans/journald-knob0.yaml" };
+	struct board *board = load_board("boards/qemu-debian.yaml");
+
+	(void)state;
+	assert_string_equal(board->init, "systemd");
+	plans_fit(board, plans, sizeof(plans) / sizeof(plans[0]));
+}
+
+static void journald_needs_a_systemd_board(void **state)
+{
+	struct board *board = qemu_board();
+	struct plan *p = load_ok("plans/nightly-debian.yaml");
+	struct rig_err err = { 0 };
+	char step[64];
+
+	(void)state;
+	assert_string_equal(board->init, "busybox");
+	assert_int_equal(plan_check_board(p, board, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "journald needs a board with init: systemd"));
+	assert_int_equal(p->steps[0].u.suspend.via, VIA_SYSTEMCTL);
+	assert_int_equal(p->steps[3].u.suspend.via, VIA_SUSPEND_THEN_HIBERNATE);
+	assert_int_equal(p->steps[5].u.hibernate.via, VIA_SYSTEMCTL);
+	step_format(&p->steps[4], step, sizeof(step));
+	assert_string_equal(step, "suspend deep wake=rtc 5s via=hybrid-sleep");
+	assert_string_equal(sleep_via_verb(VIA_SYSTEMCTL, false), "suspend");
+	assert_string_equal(sleep_via_verb(VIA_SYSTEMCTL, true), "hibernate");
+	assert_string_equal(sleep_via_verb(VIA_HYBRID_SLEEP, false), "hybrid-sleep");
+	assert_null(sleep_via_verb(VIA_SYSFS, false));
+	plan_free(p);
+	board_free(board);
+}
+
 /* The virtual bench's plans fit its board; a discarded hibernation image does not: a GPIO board's
  * kernel command line is not rig's to change. */
 static void bench_plans_fit_the_bench_board(void **state)
 {
-	const char *plans[] = { "vbench/plans/smoke.yaml", "vbench/plans/sleepy.yaml",
-				"vbench/plans/power-cut-knob0.yaml" };
-	struct board *board = load_board("boards/qemu-bench.yaml");
+	const char *const plans[] = { "vbench/plans/smoke.yaml", "vbench/plans/sleepy.yaml",
+				      "vbench/plans/power-cut-knob0.yaml" };
+	struct board *board;
 	struct rig_err err = { 0 };
 	struct plan *p;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
-		p = load_ok(plans[i]);
-		if (plan_check_board(p, board, &err) != 0)
-			fail_msg("%s: %s", plans[i], err.msg);
-		plan_free(p);
-	}
+	plans_fit(load_board("boards/qemu-bench.yaml"), plans, sizeof(plans) / sizeof(plans[0]));
+	board = load_board("boards/qemu-bench.yaml");
 	p = load_ok("rig/tests/data/plans/discard-image.yaml");
 	assert_int_equal(plan_check_board(p, board, &err), -1);
 	assert_non_null(strstr(err.msg, ":4: steps[1].hibernate.resume: \"no\" needs a board whose "
@@ -309,10 +367,11 @@ static void bench_plans_fit_the_bench_board(void **state)
 	board_free(board);
 }
 
-static void check_refuses(const char *fixture, const char *key, const char *what)
+static void check_refuses_on(const char *board_file, const char *fixture, const char *key,
+			     const char *what)
 {
 	char relative[256], want[512];
-	struct board *board = qemu_board();
+	struct board *board = load_board(board_file);
 	struct rig_err err = { 0 };
 	struct plan *p;
 
@@ -325,6 +384,24 @@ static void check_refuses(const char *fixture, const char *key, const char *what
 		fail_msg("got  \"%s\"\nwant \"%s...%s...\"", err.msg, want, what);
 	plan_free(p);
 	board_free(board);
+}
+
+static void check_refuses(const char *fixture, const char *key, const char *what)
+{
+	check_refuses_on("boards/qemu.yaml", fixture, key, what);
+}
+
+static void check_refuses_systemctl_without_systemd(void **state)
+{
+	(void)state;
+	check_refuses("systemctl-on-busybox.yaml", "steps[1].suspend.via", "needs a board with init: systemd");
+}
+
+static void check_refuses_rtc_for_suspend_then_hibernate(void **state)
+{
+	(void)state;
+	check_refuses_on("boards/qemu-debian.yaml", "sth-rtc.yaml", "steps[0].suspend.wake",
+			 "owns the RTC alarm");
 }
 
 static void check_refuses_undeclared_wake_source(void **state)
@@ -381,6 +458,7 @@ static const struct bad_case bad_cases[] = {
 	{ "scalar-options.yaml", "steps[0].suspend", "expected a mapping, got \"deep\"" },
 	{ "bad-timeout.yaml", "timeouts.resmue", "unknown key" },
 	{ "huge-seconds.yaml", "steps[0].suspend.seconds", "must be at most 86400" },
+	{ "bad-via.yaml", "steps[0].hibernate.via", "expected one of sysfs, systemctl, got \"hybrid-sleep\"" },
 };
 
 static void bad_plan_fails_at_its_line(void **state)
@@ -408,13 +486,18 @@ int main(void)
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(smoke_plan_is_what_make_check_needs),
 		cmocka_unit_test(nightly_plan_covers_every_step),
+		cmocka_unit_test(plan_timeouts_override_the_board),
 		cmocka_unit_test(short_steps_take_defaults),
 		cmocka_unit_test(steps_remember_their_lines),
 		cmocka_unit_test(none_means_no_workloads),
 		cmocka_unit_test(steps_format_for_progress_output),
 		cmocka_unit_test(names_match_the_file_format),
 		cmocka_unit_test(shipped_plans_fit_the_qemu_board),
+		cmocka_unit_test(debian_plans_fit_the_debian_board),
+		cmocka_unit_test(journald_needs_a_systemd_board),
 		cmocka_unit_test(bench_plans_fit_the_bench_board),
+		cmocka_unit_test(check_refuses_systemctl_without_systemd),
+		cmocka_unit_test(check_refuses_rtc_for_suspend_then_hibernate),
 		cmocka_unit_test(check_refuses_undeclared_wake_source),
 		cmocka_unit_test(check_refuses_unknown_filesystem),
 		cmocka_unit_test(missing_file_is_a_usage_error),

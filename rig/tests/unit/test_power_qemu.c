@@ -18,6 +18,7 @@
 #include "cli/power.h"
 #include "power/power.h"
 #include "power/qemu_args.h"
+#include "util/clock.h"
 
 struct fixture {
 	char dir[64];
@@ -120,7 +121,7 @@ static void test_lifecycle(void **state)
 	struct fixture *f = *state;
 	struct rig_err err = { 0 };
 	struct power *power;
-	double t0 = power_now();
+	double t0 = wall_clock_seconds();
 	pid_t pid;
 
 	assert_int_equal(power_open(&f->board, f->dir, &power, &err), 0);

@@ -14,6 +14,7 @@
 
 #include "power/power.h"
 #include "power/qmp.h"
+#include "util/clock.h"
 
 #define GREETING "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": 0, \"minor\": 2, " \
 		 "\"major\": 7}}, \"capabilities\": []}}\r\n"
@@ -202,7 +203,7 @@ static void test_connection_lost_mid_command(void **state)
 	struct fake f = fake_server(GREETING CAPS_OK "{\"event\": \"SHUTDOWN\"}\r\n");
 	struct rig_err err = { 0 };
 	struct qmp *qmp;
-	double before = power_now();
+	double before = wall_clock_seconds();
 
 	(void)state;
 	assert_int_equal(qmp_open_fd(f.client, 1000, &qmp, &err), 0);

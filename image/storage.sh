@@ -1,0 +1,53 @@
+# Storage helpers shared by both board images (sourced, POSIX sh): the busybox board's /init and
+# the Debian board's rig-storage unit. They need /etc/rig/layout.sh (RIG_FILESYSTEMS,
+# RIG_LOOP_SIZE_MB) sourced first. Messages start with "rig-init:" so the rig can tell them from
+# the kernel's.
+
+say() { echo "rig-init: $*"; }
+
+wait_for_block() {
+    tries=0
+    while [ ! -b "$1" ]; do
+        tries=$((tries + 1))
+        [ $tries -gt 200 ] && { say "device $1 did not appear"; return 1; }
+        sleep 0.1
+    done
+}
+
+mkfs_for() {
+    case $1 in
+        ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$2" ;;
+        xfs) mkfs.xfs -q -f "$2" ;;
+        btrfs) mkfs.btrfs -q -f "$2" ;;
+        *) say "unknown filesystem type $1"; return 1 ;;
+    esac
+}
+
+mount_filesystems() {
+    echo "$RIG_FILESYSTEMS" | while read -r name type dev mnt; do
+        [ -n "$name" ] || continue
+        mkdir -p "$mnt"
+        if [ ! -b "$dev" ]; then            # a loop image on another filesystem
+            if [ ! -f "$dev" ]; then
+                truncate -s "${RIG_LOOP_SIZE_MB}M" "$dev" && mkfs_for "$type" "$dev"
+            fi
+            loopdev=$(losetup -f --show "$dev") || { say "losetup $dev failed"; continue; }
+            dev=$loopdev
+        elif [ -z "$(blkid -o value -s TYPE "$dev")" ]; then
+            say "creating $type on $dev (first boot)"
+            mkfs_for "$type" "$dev" || continue
+        fi
+        if mount -t "$type" "$dev" "$mnt"; then
+            say "mounted $name ($type) $dev on $mnt"
+        else
+            say "mount of $name ($type) $dev on $mnt failed"
+        fi
+    done
+}
+
+enable_swap() {
+    swap=$1
+    [ -b "$swap" ] || return 0
+    [ "$(blkid -o value -s TYPE "$swap")" = swap ] || mkswap "$swap" >/dev/null
+    swapon "$swap" && say "swap on $swap"
+}

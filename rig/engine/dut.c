@@ -1,0 +1,226 @@
+/* rig-dut commands as typed calls, their replies as evidence records. */
+#include "engine/dut.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CMD_MAX 2300   /* under AGENT_MAX_COMMAND; a fio state is the longest argument */
+
+/* Run cmd and hand its verified output lines to the caller; rc is the command's exit status. */
+static int run(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
+	       struct rig_err *err)
+{
+	return session_exec_verified(s, cmd, timeout_s, reply, err);
+}
+
+/* Run cmd, which must exit 0; its first output line into line (may be NULL). */
+static int run_ok(struct session *s, const char *cmd, unsigned timeout_s, char *line, size_t size,
+		  struct rig_err *err)
+{
+	char ignored[256];
+
+	return session_query(s, cmd, timeout_s, line ? line : ignored,
+			     line ? size : sizeof(ignored), err);
+}
+
+static const char *const *lines_of(const struct agent_reply *r)
+{
+	return (const char *const *)r->lines;
+}
+
+int dut_identity(struct session *s, unsigned timeout_s, struct ev_identity *out,
+		 struct rig_err *err)
+{
+	char line[512];
+
+	if (run_ok(s, "rig-dut info", timeout_s, line, sizeof(line), err) < 0)
+		return -1;
+	if (ev_parse_identity(line, out) < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "board did not report its kernel: %s", line);
+	return 0;
+}
+
+int dut_set_knob(struct session *s, unsigned timeout_s, const char *knob, int value,
+		 struct rig_err *err)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "rig-dut knob %s %d", knob, value);
+	return run_ok(s, cmd, timeout_s, NULL, 0, err);
+}
+
+int dut_trace_setup(struct session *s, unsigned timeout_s, long s_id_offset, struct rig_err *err)
+{
+	char cmd[64];
+
+	if (s_id_offset >= 0)
+		snprintf(cmd, sizeof(cmd), "rig-dut trace-setup %ld", s_id_offset);
+	else
+		snprintf(cmd, sizeof(cmd), "rig-dut trace-setup");
+	return run_ok(s, cmd, timeout_s, NULL, 0, err);
+}
+
+int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kinds, size_t n,
+			char *summary, size_t size, struct rig_err *err)
+{
+	char cmd[256] = "rig-dut start-workloads";
+	size_t used = strlen(cmd);
+
+	for (size_t i = 0; i < n && used < sizeof(cmd); i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " %s", kinds[i]);
+	if (used >= sizeof(cmd))
+		return rig_err_set(err, RIG_EXIT_USAGE, "too many workloads for one command");
+	return run_ok(s, cmd, timeout_s, summary, size, err);
+}
+
+int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, unsigned seconds,
+		     const char *systemctl_verb, struct agent_reply *reply, struct rig_err *err)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u%s%s", sleep_mode_name(mode),
+		 rtc_wake ? "rtc" : "external", seconds, systemctl_verb ? " " : "",
+		 systemctl_verb ? systemctl_verb : "");
+	return session_send(s, cmd, reply, err);
+}
+
+int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
+		       struct rig_err *err)
+{
+	return session_send(s, systemctl ? "rig-dut hibernate systemctl" : "rig-dut hibernate",
+			    reply, err);
+}
+
+int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
+		enum sleep_mode mode, struct ev_sleep *out, struct rig_err *err)
+{
+	struct agent_reply reply;
+	char cmd[128];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "rig-dut pm-test %s %s", pm_test_level_name(level),
+		 sleep_mode_name(mode));
+	rc = session_exec(s, cmd, timeout_s, &reply, err);
+	if (rc == 0)
+		ev_parse_sleep(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return rc;
+}
+
+int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *out,
+		   struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut trace-read", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_trace(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_klog(struct session *s, unsigned timeout_s, double since_ktime, double until_ktime,
+	     struct agent_reply *reply, struct rig_err *err)
+{
+	char cmd[96];
+
+	if (until_ktime >= 0)
+		snprintf(cmd, sizeof(cmd), "rig-dut klog %.6f %.6f", since_ktime, until_ktime);
+	else
+		snprintf(cmd, sizeof(cmd), "rig-dut klog %.6f", since_ktime);
+	return run(s, cmd, timeout_s, reply, err);
+}
+
+int dut_stall_ops(struct session *s, unsigned timeout_s, struct ev_stall_ops *out,
+		  struct rig_err *err)
+{
+	struct agent_reply reply;
+	int rc;
+
+	if (run(s, "rig-dut stall-ops", timeout_s, &reply, err) < 0)
+		return -1;
+	rc = ev_parse_stall_ops(lines_of(&reply), reply.n_lines, out, err);
+	agent_reply_free(&reply);
+	return rc;
+}
+
+int dut_alive(struct session *s, unsigned timeout_s, struct ev_alive *out, struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut alive", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_alive(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_fsfreeze(struct session *s, unsigned timeout_s, const char *fs, const char *action,
+		 int *frozen, struct rig_err *err)
+{
+	char cmd[128], line[256];
+
+	snprintf(cmd, sizeof(cmd), "rig-dut fsfreeze %s %s", fs, action);
+	if (run_ok(s, cmd, timeout_s, line, sizeof(line), err) < 0)
+		return -1;
+	if (frozen)
+		*frozen = ev_parse_frozen(line);
+	return 0;
+}
+
+int dut_fio_checkpoint(struct session *s, unsigned timeout_s, struct fio_acks *out,
+		       struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	memset(out, 0, sizeof(*out));
+	if (run(s, "rig-dut fio-checkpoint", timeout_s, &reply, err) < 0)
+		return -1;
+	for (size_t i = 0; i < reply.n_lines; i++)
+		fio_ack_feed(out, reply.lines[i]);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_fio_verify(struct session *s, unsigned timeout_s, const struct fio_ack *k, char *line,
+		   size_t size, struct rig_err *err)
+{
+	char cmd[CMD_MAX];
+
+	snprintf(cmd, sizeof(cmd), "rig-dut fio-verify %s=%s", k->fs, k->state);
+	return run_ok(s, cmd, timeout_s, line, size, err);
+}
+
+int dut_verify(struct session *s, unsigned timeout_s, struct ev_journals *out, struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut verify", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_verify(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_journald_check(struct session *s, unsigned timeout_s, struct ev_journald *out,
+		       struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut journald-check", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_journald(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}
+
+int dut_fsck(struct session *s, unsigned timeout_s, struct ev_fsck *out, struct rig_err *err)
+{
+	struct agent_reply reply;
+
+	if (run(s, "rig-dut fsck", timeout_s, &reply, err) < 0)
+		return -1;
+	ev_parse_fsck(lines_of(&reply), reply.n_lines, out);
+	agent_reply_free(&reply);
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* The judge's verdicts into the results and the run's totals; the knob as results record it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ctx.h"
+
+enum results_knob knob_of(int value)
+{
+	if (value == 0)
+		return RESULTS_KNOB_OFF;
+	if (value > 0)
+		return RESULTS_KNOB_ON;
+	return RESULTS_KNOB_UNKNOWN;
+}
+
+void judge_context_of(const struct engine_ctx *ctx, struct judge_context *c)
+{
+	*c = (struct judge_context){
+		.board = ctx->board, .known = ctx->opts->known,
+		.kernel_version = ctx->st.kernel_version,
+		.knob_freeze_filesystems = ctx->st.knob_freeze_filesystems,
+	};
+}
+
+static struct engine_verdict_count *count_for(struct engine_totals *t, const char *name)
+{
+	for (unsigned i = 0; i < t->n_verdict_names; i++)
+		if (strcmp(t->by_verdict[i].name, name) == 0)
+			return &t->by_verdict[i];
+	if (t->n_verdict_names == ENGINE_MAX_VERDICT_NAMES)
+		return NULL;
+	snprintf(t->by_verdict[t->n_verdict_names].name, sizeof(t->by_verdict[0].name), "%s", name);
+	return &t->by_verdict[t->n_verdict_names++];
+}
+
+static void count(struct engine_totals *t, const char *name, enum results_verdict_result result,
+		  bool known)
+{
+	struct engine_verdict_count *c = count_for(t, name);
+
+	if (result == RESULTS_VERDICT_PASS) {
+		t->pass++;
+		if (c)
+			c->pass++;
+	} else if (result == RESULTS_VERDICT_FAIL && known) {
+		t->known++;
+		if (c)
+			c->known++;
+	} else if (result == RESULTS_VERDICT_FAIL || result == RESULTS_VERDICT_ERROR) {
+		t->fail++;
+		if (c)
+			c->fail++;
+	} else {
+		t->skip++;
+		if (c)
+			c->skip++;
+	}
+}
+
+int store_judgement(struct engine_ctx *ctx, struct results_cycle *cyc, const struct judgement *j,
+		    struct rig_err *err)
+{
+	for (size_t i = 0; i < j->n_measurements; i++) {
+		const struct judge_measurement *m = &j->measurements[i];
+
+		if (results_cycle_add_measurement(cyc, m->name, m->filesystem, m->value, m->unit,
+						  err) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < j->n_verdicts; i++) {
+		const struct judge_verdict *v = &j->verdicts[i];
+
+		count(ctx->totals, v->name, v->result, v->known_issue != NULL);
+		if (v->result != RESULTS_VERDICT_PASS)
+			session_say(ctx->s, "  verdict %s%s%s: %s%s%s%s: %s", v->name,
+				    v->filesystem ? " " : "", v->filesystem ? v->filesystem : "",
+				    results_verdict_result_name(v->result),
+				    v->known_issue ? " (known: " : "", v->known_issue ? v->known_issue : "",
+				    v->known_issue ? ")" : "", v->detail ? v->detail : "");
+		if (results_cycle_add_verdict(cyc, v->name, v->filesystem, v->result, v->known_issue,
+					      v->detail, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cycle_store_events(struct results_cycle *cyc, const struct judge_event *ev, size_t n,
+		       struct rig_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!judge_event_worth_storing(ev[i].ev.kind))
+			continue;
+		if (results_cycle_add_event(cyc, kevent_kind_name(ev[i].ev.kind),
+					    ev[i].ev.has_ktime ? ev[i].ev.ktime : -1.0, ev[i].host_ts,
+					    ev[i].text, err) < 0)
+			return -1;
+	}
+	return 0;
+}

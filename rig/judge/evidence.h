@@ -1,0 +1,123 @@
+/*
+ * Evidence: what a board reported (its rig-dut replies, workloads/agent/rig-dut.sh) parsed into
+ * typed records. The same parsers read the replies the engine's board client gets through the
+ * agent (engine/dut.c, rig run) and the records a LAVA job's log holds (lava/evidence.c, rig lava
+ * import), so both feed the same judge (judge.h) the same facts. Pure: no I/O.
+ *
+ * Each parser takes a reply's output lines; a line it does not recognise is ignored (a kernel
+ * message in a reply is caught by the agent's checksum before it gets here).
+ */
+#ifndef RIG_JUDGE_EVIDENCE_H
+#define RIG_JUDGE_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge/window.h"
+#include "lib/journal_verify.h"
+#include "lib/telemetry.h"
+#include "util/err.h"
+
+#define EV_WRITERS_MAX 32
+#define EV_FILESYSTEMS_MAX 16
+#define EV_LINE_MAX 640
+
+/* rig-dut info: "kernel=... freeze_filesystems=0|1|absent sync_on_suspend=... boot_id=..." */
+struct ev_identity {
+	char kernel[64];
+	int knob_freeze_filesystems;    /* -1: absent (a kernel without the series) */
+	int knob_sync_on_suspend;
+	char boot_id[64];
+};
+
+/* -1 when the line names no kernel. */
+int ev_parse_identity(const char *line, struct ev_identity *out);
+
+/* rig-dut suspend / pm-test / hibernate: "result=RC successes=N slept_s=S presync_ms=P
+ * last_failed_step=..." (the shell's own complaints may come first). */
+struct ev_sleep {
+	bool replied;                   /* the command finished and said so */
+	long result;                    /* -1: no result line */
+	long successes;                 /* suspend_stats success delta; -1 unknown */
+	long presync_ms;
+	char line[EV_LINE_MAX];         /* the result line, for the verdict's detail */
+};
+
+void ev_parse_sleep(const char *const *lines, size_t n, struct ev_sleep *out);
+
+/* rig-dut trace-read: "event t_ns [dev]" per line, fed into the frozen window. */
+void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w);
+
+/* rig-dut stall-ops: the writers' telemetry around the freeze ("window from_ns=A to_ns=B", then
+ * "writer=ID tel ..." and "writer=ID op ..." lines, lib/stall_report.h). */
+struct ev_writer_ops {
+	char id[32];                    /* "<filesystem>-<m|w><gen>" */
+	bool has_header;
+	struct tel_header hdr;          /* total_ops, error_total, longest_ns, inflight_start_ns */
+	struct tel_entry *ops;          /* the operations relevant to the window, owned */
+	size_t n_ops, cap_ops;
+};
+
+struct ev_stall_ops {
+	bool window;                    /* the board saw a freeze in its trace */
+	uint64_t from_ns, to_ns;
+	struct ev_writer_ops writers[EV_WRITERS_MAX];
+	size_t n;
+};
+
+int ev_parse_stall_ops(const char *const *lines, size_t n, struct ev_stall_ops *out,
+		       struct rig_err *err);
+void ev_stall_ops_free(struct ev_stall_ops *s);
+
+/* rig-dut alive: "writer=ID alive=0|1". */
+struct ev_alive {
+	struct { char id[32]; bool alive; } writers[EV_WRITERS_MAX];
+	size_t n;
+};
+
+void ev_parse_alive(const char *const *lines, size_t n, struct ev_alive *out);
+
+/* rig-dut fsfreeze NAME state: "fs=NAME frozen=0|1"; -1 when it does not say. */
+int ev_parse_frozen(const char *line);
+
+/* rig-dut verify: "journal=FS/MODE <journal-verify scan ... id=ID>" per journal file. */
+struct ev_journal {
+	char file[64];                  /* "nvme-ext4/mmap" */
+	bool scanned;                   /* the scan's keys were all there */
+	struct jv_result scan;          /* scan.id: the writer its records name ("" when none) */
+	char line[EV_LINE_MAX];
+};
+
+struct ev_journals {
+	struct ev_journal files[EV_WRITERS_MAX];
+	size_t n;
+};
+
+void ev_parse_verify(const char *const *lines, size_t n, struct ev_journals *out);
+
+/* rig-dut journald-check (systemd boards): "journald verify=pass|fail verify_rc=N files=N
+ * bad_files=N renamed=N complaints=N corrupt_complaints=N", then "journald verify_output: ..."
+ * and "journald said: ..." lines (what journalctl --verify and journald itself said). */
+#define EV_JOURNALD_SAID_MAX 7
+struct ev_journald {
+	char line[EV_LINE_MAX];         /* the report ("" when there was none) */
+	char said[EV_JOURNALD_SAID_MAX][EV_LINE_MAX];
+	size_t n_said;
+};
+
+void ev_parse_journald(const char *const *lines, size_t n, struct ev_journald *out);
+
+/* rig-dut fsck: "fs=NAME fsck_rc=N" (then "fs=NAME fsck_output: ..." for a failure), or
+ * "fs=NAME fsck=skipped reason=..." (not checked: no verdict). */
+struct ev_fsck {
+	struct { char fs[64]; long rc; char line[EV_LINE_MAX]; } filesystems[EV_FILESYSTEMS_MAX];
+	size_t n;
+};
+
+void ev_parse_fsck(const char *const *lines, size_t n, struct ev_fsck *out);
+
+/* Writer ids are "<filesystem>-<mode><gen>": the filesystem is everything before the last dash. */
+void ev_writer_fs(const char *id, char *fs, size_t size);
+
+#endif

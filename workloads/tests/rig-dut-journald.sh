@@ -1,0 +1,34 @@
+#!/bin/bash
+# rig-dut's scan of journald's entries (journald_scan in workloads/agent/rig-dut.sh, part of
+# `rig-dut verify` on a systemd board) over a stand-in journalctl: the line it prints is a journal
+# file's scan the rig's judge reads with jv_parse (rig/tests/unit/test_judge.c judges this line).
+# No board, no systemd; under a second.
+set -u
+cd "$(dirname "$0")/../.."
+fails=0
+check() {
+    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
+}
+
+journalctl() {
+    case "$*" in
+        *"-F RIG_ID"*) printf 'nvme-ext4-j1a\nnvme-ext4-j2b\n' ;;
+        *RIG_ID=nvme-ext4-j1a*)       # 4 lost (journald set 5 and 6 aside in a *.journal~), 3 twice
+            for s in 1 2 3 5 6 3; do echo "rig-jd id=nvme-ext4-j1a seq=$s"; done
+            echo "rig-jd id=nvme-ext4-j1a seq=x"; echo "something else" ;;
+        *RIG_ID=nvme-ext4-j2b*) for s in 1 2; do echo "rig-jd id=nvme-ext4-j2b seq=$s"; done ;;
+    esac
+}
+eval "$(sed -n '/^journald_scan() {/,/^}/p' workloads/agent/rig-dut.sh)"
+RIG_JOURNAL_DIR=$(mktemp -d)
+trap 'rmdir "$RIG_JOURNAL_DIR"' EXIT
+
+out=$(journald_scan)
+check "a hole: the entries up to it, the first missing one, the highest" "$(echo "$out" | sed -n 1p)" \
+    "journal=nvme-ext4/journald valid_prefix=3 records=5 torn=0 corrupt=0 holes=1 first_problem=4 id=nvme-ext4-j1a"
+check "all there: no problem" "$(echo "$out" | sed -n 2p)" \
+    "journal=nvme-ext4/journald valid_prefix=2 records=2 torn=0 corrupt=0 holes=0 first_problem=0 id=nvme-ext4-j2b"
+check "no journal directory: nothing" "$(RIG_JOURNAL_DIR=/nonexistent journald_scan)" ""
+
+[ $fails -eq 0 ] && echo "workloads/tests/rig-dut-journald.sh: all passed"
+exit $((fails > 0))
