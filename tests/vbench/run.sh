@@ -25,7 +25,7 @@ host=$!
 stop_host() {
     kill "$host" 2>/dev/null
     wait "$host" 2>/dev/null
-    cp "$dir/host.log" "$logs/" 2>/dev/null
+    cp "$dir/host.log" "$dir"/dut/qemu-serial*.log "$logs/" 2>/dev/null
 }
 trap stop_host EXIT
 for _ in $(seq 100); do

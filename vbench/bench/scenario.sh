@@ -27,6 +27,7 @@ bad() { echo "vbench: not ok - $*"; failed=1; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
 sql() { sqlite3 "$db" "$1"; }
 has() { grep -q -- "$2" "$1"; }
+lacks() { ! grep -q -- "$2" "$1"; }
 sim_value() { cat "$sim/sim_gpio$1/value"; }
 now() { cut -d. -f1 /proc/uptime; }
 
@@ -147,7 +148,7 @@ scenario_smoke() {
     check "smoke: filesystems clean after the power cut" [ "$(verdicts fsck fail)" -eq 0 ]
     check "smoke: the console was the bench's UART" \
         [ "$(sql "SELECT board FROM runs WHERE id = $RUN_ID")" = qemu-bench ]
-    check "smoke: rig went through rig powerd" ! has "$logs/smoke.log" "no rig powerd answers"
+    check "smoke: rig went through rig powerd" lacks "$logs/smoke.log" "no rig powerd answers"
     stop_powerd
 }
 

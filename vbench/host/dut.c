@@ -1,5 +1,6 @@
 #include "dut.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "hostlog.h"
@@ -21,6 +22,7 @@ int dut_open(struct dut *d, struct board *board, const char *run_dir, struct cab
 	d->long_press_ms = long_press_ms;
 	d->log = log;
 	snprintf(d->console_socket, sizeof(d->console_socket), "%s", board->console.path);
+	snprintf(d->run_dir, sizeof(d->run_dir), "%s", run_dir);
 	if (power_open(board, run_dir, &d->power, &err) < 0) {
 		say(d, "cannot open the DUT's power: %s", err.msg);
 		return -1;
@@ -40,12 +42,24 @@ void dut_close(struct dut *d)
 	d->power = NULL;
 }
 
+/* QEMU starts each serial log afresh: the last start's is kept as qemu-serial.N.log, so the
+ * boot that went wrong is still there after the next one. */
+static void keep_serial_log(const struct dut *d)
+{
+	char from[4200], to[4200];
+
+	snprintf(from, sizeof(from), "%s/qemu-serial.log", d->run_dir);
+	snprintf(to, sizeof(to), "%s/qemu-serial.%u.log", d->run_dir, d->starts);
+	(void)rename(from, to);
+}
+
 /* Power on with the cable plugged in before the CPUs run: not a byte of the boot is lost. */
 static void start(struct dut *d, const char *why)
 {
 	struct rig_err err;
 
-	say(d, "%s: starting the DUT", why);
+	say(d, "%s: starting the DUT (start %u)", why, d->starts + 1);
+	keep_serial_log(d);
 	if (power_on(d->power, &err) < 0) {
 		say(d, "power on failed: %s", err.msg);
 		return;

@@ -24,6 +24,7 @@ struct dut {
 	struct power *power;
 	struct cable *cable;
 	char console_socket[4096];
+	char run_dir[4096];           /* the DUT QEMU's: its serial log is kept per start */
 	bool relay_closed, button_down, forced_off;
 	long long button_down_at;     /* monotonic ms */
 	unsigned long_press_ms;
