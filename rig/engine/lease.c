@@ -2,12 +2,11 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/clock.h"
 
-#define RETRY_S 0.5
+#define RETRY_MS 500
 
 /* The holder's program is rig and its command `lock`: "/usr/bin/rig lock --board ..." */
 static int is_rig_lock(const char *cmdline)
@@ -53,13 +52,6 @@ static long proc_ppid(long pid)
 	return ppid;
 }
 
-static void pause_s(double s)
-{
-	struct timespec t = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&t, NULL);
-}
-
 int board_lease_take(const char *board_name, double wait_s, struct board_lease *lease,
 		     struct rig_err *err)
 {
@@ -81,11 +73,11 @@ int board_lease_take(const char *board_name, double wait_s, struct board_lease *
 			lease->shared_with = holder;
 			return 0;
 		}
-		if (monotonic_seconds() + RETRY_S > deadline)
+		if (monotonic_seconds() + RETRY_MS / 1e3 > deadline)
 			return -1;
 		if (!said++)
 			fprintf(stderr, "rig: waiting up to %.0f s: %s\n", wait_s, err->msg);
-		pause_s(RETRY_S);
+		clock_sleep_ms(RETRY_MS);
 	}
 }
 
