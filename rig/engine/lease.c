@@ -1,10 +1,12 @@
 #include "engine/lease.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/number.h"
 
 #define RETRY_MS 500
 
@@ -38,18 +40,22 @@ int board_lease_shareable(long holder, const char *holder_cmdline, long self_par
 
 static long proc_ppid(long pid)
 {
-	char path[64], buf[512], *p;
-	long ppid = -1;
+	char path[64], buf[512], *p = NULL;
+	long long ppid = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	if (!(f = fopen(path, "re")))
 		return -1;
 	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses, so go from the last ')' */
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %ld", &ppid) != 1)
-		ppid = -1;
+	if (fgets(buf, sizeof(buf), f))
+		p = strrchr(buf, ')');
 	fclose(f);
-	return ppid;
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	p += 4;
+	p[strcspn(p, " ")] = '\0';
+	return parse_number(p, 0, LONG_MAX, &ppid) < 0 ? -1 : (long)ppid;
 }
 
 int board_lease_take(const char *board_name, double wait_s, struct board_lease *lease,
