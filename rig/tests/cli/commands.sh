@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # commands.sh — the rig command line as a user meets it: every command that `rig help` lists
 # answers --help, -h and `rig help COMMAND` with exit 0 and its own usage on stdout, and nothing
-# on stderr (rig help --help too), and so do the scripts a lab engineer runs by hand; no command, an unknown command and bad numbers (out of range, not whole) are
-# refused with exit 2 before anything else happens (no board is booted).
+# on stderr (rig help --help too), and so do the scripts a lab engineer runs by hand; no
+# command, an unknown command and bad numbers (out of range, not whole) are refused with exit 2
+# before anything else happens (no board is booted).
 # Usage: rig/tests/cli/commands.sh   (after `make rig`; RIG=path/to/rig to override; ~1 s)
 set -uo pipefail
 RIG=${RIG:-out/bin/rig}
