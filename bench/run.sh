@@ -7,6 +7,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac   # usage: the header
 . tests/lib.sh
 sections=${BENCH:-kernel,boot,rig,vbench,bisect}
 rig=out/bin/rig

@@ -17,6 +17,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib/common.sh"
+help_from_header "$@"
 
 outdir=${1:?usage: fetch-source.sh OUTDIR}
 suites=${LINUX_SOURCE_SUITES:-sid trixie-backports}

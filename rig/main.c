@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return RIG_EXIT_USAGE;
 	}
-	if (is_help(name) && argc <= 2) {
+	if (is_help(name) && (argc <= 2 || is_help(argv[2]))) {   /* rig help, rig help --help */
 		usage(stdout);
 		return RIG_EXIT_PASS;
 	}

@@ -3,6 +3,7 @@
 # Newer kernels' sources come from sid/trixie-backports through a private apt list
 # (kernel/fetch-source.sh), never by editing the system's apt sources.
 set -euo pipefail
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac   # usage: the header
 
 packages=(
     # kernel build

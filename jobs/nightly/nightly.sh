@@ -21,6 +21,7 @@
 # 2 for a configuration error. Every step is logged on stdout with the time.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac   # usage: the header
 config=${1:-/etc/suspend-rig/nightly.conf}
 if [ -f "$config" ]; then
     # shellcheck disable=SC1090

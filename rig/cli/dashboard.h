@@ -1,4 +1,4 @@
-/* `rig dashboard`: render the results database as a static HTML site (dashboard/render.h). */
+/* `rig dashboard`: render the results database as a static HTML site (dashboards/render.h). */
 #ifndef RIG_CLI_DASHBOARD_H
 #define RIG_CLI_DASHBOARD_H
 

@@ -26,14 +26,6 @@ static int number_arg(const char *name, const char *text, long long min, long lo
 	return 0;
 }
 
-static void sleep_seconds(long long s)
-{
-	struct timespec t = { .tv_sec = (time_t)s };
-
-	while (nanosleep(&t, &t) != 0)
-		;
-}
-
 static int terminal_code(const struct lava_job_status *st)
 {
 	if (!strcmp(st->health, "Complete"))
@@ -70,7 +62,7 @@ static int follow(const struct lava_server *s, long long id, long long timeout, 
 			return rig_err_set(err, RIG_EXIT_INFRA, "LAVA job %lld still %s after %lld s "
 					   "(--timeout); import it later with rig lava import --job %lld",
 					   id, st->state, timeout, id);
-		sleep_seconds(poll);
+		clock_sleep_ms((unsigned)poll * 1000u);
 	}
 }
 

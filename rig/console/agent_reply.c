@@ -1,11 +1,13 @@
 #include "console/agent_reply.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "console/cksum.h"
+#include "util/number.h"
 
 void agent_reply_init(struct agent_reply *r, unsigned seq)
 {
@@ -64,23 +66,41 @@ static uint32_t output_crc(const struct agent_reply *r)
 	return posix_cksum_final(&ck);
 }
 
+/* "KEY=N" at *p, then a blank or the end: N read whole and range-checked (util/number). */
+static int field(const char **p, const char *key, long long min, long long max, long long *v)
+{
+	size_t klen = strlen(key), n;
+	char text[24];
+
+	if (strncmp(*p, key, klen) != 0 || (*p)[klen] != '=')
+		return -1;
+	*p += klen + 1;
+	n = strcspn(*p, " ");
+	if (n >= sizeof(text))
+		return -1;
+	memcpy(text, *p, n);
+	text[n] = '\0';
+	*p += n + ((*p)[n] == ' ');
+	return parse_number(text, min, max, v);
+}
+
 static int finish(struct agent_reply *r, const char *rest)
 {
-	int rc, used = 0;
-	size_t lines;
-	uint32_t crc;
+	const char *p = rest + strlen("end ");
+	long long rc, lines, crc;
 
-	if (sscanf(rest, "end rc=%d lines=%zu crc=%" SCNu32 "%n", &rc, &lines, &crc, &used) != 3 ||
-	    rest[used] != '\0') {
+	if (field(&p, "rc", INT_MIN, INT_MAX, &rc) < 0 ||
+	    field(&p, "lines", 0, LLONG_MAX, &lines) < 0 ||
+	    field(&p, "crc", 0, UINT32_MAX, &crc) < 0 || *p != '\0' || p[-1] == ' ') {
 		r->status = AGENT_CORRUPT;   /* an end line we cannot read: garbled */
 		return 1;
 	}
-	r->rc = rc;
-	r->lines_expected = lines;
-	r->crc_expected = crc;
+	r->rc = (int)rc;
+	r->lines_expected = (size_t)lines;
+	r->crc_expected = (uint32_t)crc;
 	r->crc_actual = output_crc(r);
-	r->status = r->begun && lines == r->n_lines && crc == r->crc_actual ? AGENT_OK
-									   : AGENT_CORRUPT;
+	r->status = r->begun && r->lines_expected == r->n_lines && r->crc_expected == r->crc_actual
+		    ? AGENT_OK : AGENT_CORRUPT;
 	return 1;
 }
 
@@ -107,18 +127,23 @@ static int take(struct agent_reply *r, const char *rest, struct rig_err *err)
 int agent_reply_feed(struct agent_reply *r, const char *marker, const char *line,
 		     struct rig_err *err)
 {
-	size_t mlen = strlen(marker);
-	char *end;
-	unsigned long seq;
+	size_t mlen = strlen(marker), n;
+	char text[16];
+	unsigned seq;
 
 	if (r->status != AGENT_PENDING)
 		return 1;
 	if (strncmp(line, marker, mlen) != 0 || line[mlen] != ' ')
 		return 0;
-	seq = strtoul(line + mlen + 1, &end, 10);
-	if (end == line + mlen + 1 || *end != ' ' || seq != r->seq)
+	line += mlen + 1;
+	n = strcspn(line, " ");
+	if (line[n] != ' ' || n >= sizeof(text))
 		return 0;
-	return take(r, end + 1, err);
+	memcpy(text, line, n);
+	text[n] = '\0';
+	if (parse_uint(text, 0, UINT_MAX, &seq) < 0 || seq != r->seq)
+		return 0;
+	return take(r, line + n + 1, err);
 }
 
 char *agent_reply_output(const struct agent_reply *r)

@@ -1,11 +1,14 @@
 #include "console/events.h"
 
+#include <float.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "console/kstamp.h"
+#include "util/number.h"
 
 /* One recognised message. Capture group numbers say where each field comes from; 0 = none. */
 struct event_rule {
@@ -263,18 +266,22 @@ static void fill_fields(const struct event_rule *rule, const char *msg, const re
 			struct kevent *ev)
 {
 	char num[32] = "";
+	long long n = 0;
 
 	ev->kind = rule->kind;
 	copy_group(msg, m, rule->arg, ev->arg, sizeof(ev->arg));
 	copy_group(msg, m, rule->file, ev->file, sizeof(ev->file));
+	/* a field the line does not have, or one out of range, reads as 0 */
 	copy_group(msg, m, rule->line, num, sizeof(num));
-	ev->line = (unsigned)strtoul(num, NULL, 10);
+	if (parse_uint(num, 0, UINT_MAX, &ev->line) < 0)
+		ev->line = 0;
 	num[0] = '\0';
 	copy_group(msg, m, rule->num, num, sizeof(num));
-	ev->num = strtol(num, NULL, 10);
+	ev->num = parse_number(num, LONG_MIN, LONG_MAX, &n) < 0 ? 0 : (long)n;
 	num[0] = '\0';
 	copy_group(msg, m, rule->value, num, sizeof(num));
-	ev->value = strtod(num, NULL);
+	if (parse_real(num, -DBL_MAX, DBL_MAX, &ev->value) < 0)
+		ev->value = 0;
 }
 
 static bool match_rules(const struct event_rule *rules, const regex_t *res, size_t n,

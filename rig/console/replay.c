@@ -1,31 +1,36 @@
 #include "console/replay.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "console/ansi.h"
 #include "console/splitter.h"
+#include "util/number.h"
 
 /* "[1700000000.123456] " at the start of a log line: the host's stamp, not the kernel's
  * (kernel stamps have spaces before the seconds and far smaller values). */
 static size_t host_stamp(const char *s, struct timespec *t)
 {
-	char *end;
-	long long secs;
-	long usecs;
+	const char *dot = s + 1 + strspn(s + 1, "0123456789");
+	const char *close = dot + (*dot == '.') + strspn(dot + (*dot == '.'), "0123456789");
+	char secs_text[24], usecs_text[16];
+	long long secs, usecs;
 
-	if (s[0] != '[' || s[1] < '0' || s[1] > '9')
+	if (s[0] != '[' || *dot != '.' || dot - s < 10 || close[0] != ']' || close[1] != ' ' ||
+	    (size_t)(dot - s - 1) >= sizeof(secs_text) ||
+	    (size_t)(close - dot - 1) >= sizeof(usecs_text))
 		return 0;
-	secs = strtoll(s + 1, &end, 10);
-	if (*end != '.' || end - s < 10)
-		return 0;
-	usecs = strtol(end + 1, &end, 10);
-	if (*end != ']' || end[1] != ' ')
+	snprintf(secs_text, sizeof(secs_text), "%.*s", (int)(dot - s - 1), s + 1);
+	snprintf(usecs_text, sizeof(usecs_text), "%.*s", (int)(close - dot - 1), dot + 1);
+	if (parse_number(secs_text, 0, LLONG_MAX, &secs) < 0 ||
+	    parse_number(usecs_text, 0, 999999, &usecs) < 0)
 		return 0;
 	t->tv_sec = (time_t)secs;
-	t->tv_nsec = usecs * 1000;
-	return (size_t)(end + 2 - s);
+	t->tv_nsec = (long)usecs * 1000;
+	return (size_t)(close + 2 - s);
 }
 
 static int replay_line(struct splitter *sp, char *raw, size_t len, replay_line_fn fn,

@@ -33,7 +33,7 @@ int dut_identity(struct session *s, unsigned timeout_s, struct ev_identity *out,
 {
 	char line[512];
 
-	if (run_ok(s, "rig-dut info", timeout_s, line, sizeof(line), err) < 0)
+	if (run_ok(s, EV_CMD_INFO, timeout_s, line, sizeof(line), err) < 0)
 		return -1;
 	if (ev_parse_identity(line, out) < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "board did not report its kernel: %s", line);
@@ -45,7 +45,7 @@ int dut_set_knob(struct session *s, unsigned timeout_s, const char *knob, int va
 {
 	char cmd[96];
 
-	snprintf(cmd, sizeof(cmd), "rig-dut knob %s %d", knob, value);
+	snprintf(cmd, sizeof(cmd), EV_CMD_KNOB " %s %d", knob, value);
 	return run_ok(s, cmd, timeout_s, NULL, 0, err);
 }
 
@@ -54,16 +54,16 @@ int dut_trace_setup(struct session *s, unsigned timeout_s, long s_id_offset, str
 	char cmd[64];
 
 	if (s_id_offset >= 0)
-		snprintf(cmd, sizeof(cmd), "rig-dut trace-setup %ld", s_id_offset);
+		snprintf(cmd, sizeof(cmd), EV_CMD_TRACE_SETUP " %ld", s_id_offset);
 	else
-		snprintf(cmd, sizeof(cmd), "rig-dut trace-setup");
+		snprintf(cmd, sizeof(cmd), EV_CMD_TRACE_SETUP);
 	return run_ok(s, cmd, timeout_s, NULL, 0, err);
 }
 
 int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kinds, size_t n,
 			char *summary, size_t size, struct rig_err *err)
 {
-	char cmd[256] = "rig-dut start-workloads";
+	char cmd[256] = EV_CMD_START_WORKLOADS;
 	size_t used = strlen(cmd);
 
 	for (size_t i = 0; i < n && used < sizeof(cmd); i++)
@@ -78,7 +78,7 @@ int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, uns
 {
 	char cmd[160];
 
-	snprintf(cmd, sizeof(cmd), "rig-dut suspend %s %s %u%s%s", sleep_mode_name(mode),
+	snprintf(cmd, sizeof(cmd), EV_CMD_SUSPEND " %s %s %u%s%s", sleep_mode_name(mode),
 		 rtc_wake ? "rtc" : "external", seconds, systemctl_verb ? " " : "",
 		 systemctl_verb ? systemctl_verb : "");
 	return session_send(s, cmd, reply, err);
@@ -87,7 +87,7 @@ int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, uns
 int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
 		       struct rig_err *err)
 {
-	return session_send(s, systemctl ? "rig-dut hibernate systemctl" : "rig-dut hibernate",
+	return session_send(s, systemctl ? EV_CMD_HIBERNATE " systemctl" : EV_CMD_HIBERNATE,
 			    reply, err);
 }
 
@@ -98,7 +98,7 @@ int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
 	char cmd[128];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "rig-dut pm-test %s %s", pm_test_level_name(level),
+	snprintf(cmd, sizeof(cmd), EV_CMD_PM_TEST " %s %s", pm_test_level_name(level),
 		 sleep_mode_name(mode));
 	rc = session_exec(s, cmd, timeout_s, &reply, err);
 	if (rc == 0)
@@ -112,7 +112,7 @@ int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *
 {
 	struct agent_reply reply;
 
-	if (run(s, "rig-dut trace-read", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_TRACE_READ, timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_trace(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);
@@ -137,7 +137,7 @@ int dut_stall_ops(struct session *s, unsigned timeout_s, struct ev_stall_ops *ou
 	struct agent_reply reply;
 	int rc;
 
-	if (run(s, "rig-dut stall-ops", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_STALL_OPS, timeout_s, &reply, err) < 0)
 		return -1;
 	rc = ev_parse_stall_ops(lines_of(&reply), reply.n_lines, out, err);
 	agent_reply_free(&reply);
@@ -148,7 +148,7 @@ int dut_alive(struct session *s, unsigned timeout_s, struct ev_alive *out, struc
 {
 	struct agent_reply reply;
 
-	if (run(s, "rig-dut alive", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_ALIVE, timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_alive(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);
@@ -160,7 +160,7 @@ int dut_fsfreeze(struct session *s, unsigned timeout_s, const char *fs, const ch
 {
 	char cmd[128], line[256];
 
-	snprintf(cmd, sizeof(cmd), "rig-dut fsfreeze %s %s", fs, action);
+	snprintf(cmd, sizeof(cmd), EV_CMD_FSFREEZE " %s %s", fs, action);
 	if (run_ok(s, cmd, timeout_s, line, sizeof(line), err) < 0)
 		return -1;
 	if (frozen)
@@ -174,7 +174,7 @@ int dut_fio_checkpoint(struct session *s, unsigned timeout_s, struct fio_acks *o
 	struct agent_reply reply;
 
 	memset(out, 0, sizeof(*out));
-	if (run(s, "rig-dut fio-checkpoint", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_FIO_CHECKPOINT, timeout_s, &reply, err) < 0)
 		return -1;
 	for (size_t i = 0; i < reply.n_lines; i++)
 		fio_ack_feed(out, reply.lines[i]);
@@ -187,7 +187,7 @@ int dut_fio_verify(struct session *s, unsigned timeout_s, const struct fio_ack *
 {
 	char cmd[CMD_MAX];
 
-	snprintf(cmd, sizeof(cmd), "rig-dut fio-verify %s=%s", k->fs, k->state);
+	snprintf(cmd, sizeof(cmd), EV_CMD_FIO_VERIFY " %s=%s", k->fs, k->state);
 	return run_ok(s, cmd, timeout_s, line, size, err);
 }
 
@@ -195,7 +195,7 @@ int dut_verify(struct session *s, unsigned timeout_s, struct ev_journals *out, s
 {
 	struct agent_reply reply;
 
-	if (run(s, "rig-dut verify", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_VERIFY, timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_verify(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);
@@ -207,7 +207,7 @@ int dut_journald_check(struct session *s, unsigned timeout_s, struct ev_journald
 {
 	struct agent_reply reply;
 
-	if (run(s, "rig-dut journald-check", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_JOURNALD_CHECK, timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_journald(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);
@@ -218,7 +218,7 @@ int dut_fsck(struct session *s, unsigned timeout_s, struct ev_fsck *out, struct 
 {
 	struct agent_reply reply;
 
-	if (run(s, "rig-dut fsck", timeout_s, &reply, err) < 0)
+	if (run(s, EV_CMD_FSCK, timeout_s, &reply, err) < 0)
 		return -1;
 	ev_parse_fsck(lines_of(&reply), reply.n_lines, out);
 	agent_reply_free(&reply);

@@ -1,13 +1,14 @@
 #include "engine/lease.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/number.h"
 
-#define RETRY_S 0.5
+#define RETRY_MS 500
 
 /* The holder's program is rig and its command `lock`: "/usr/bin/rig lock --board ..." */
 static int is_rig_lock(const char *cmdline)
@@ -39,25 +40,22 @@ int board_lease_shareable(long holder, const char *holder_cmdline, long self_par
 
 static long proc_ppid(long pid)
 {
-	char path[64], buf[512], *p;
-	long ppid = -1;
+	char path[64], buf[512], *p = NULL;
+	long long ppid = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	if (!(f = fopen(path, "re")))
 		return -1;
 	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses, so go from the last ')' */
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %ld", &ppid) != 1)
-		ppid = -1;
+	if (fgets(buf, sizeof(buf), f))
+		p = strrchr(buf, ')');
 	fclose(f);
-	return ppid;
-}
-
-static void pause_s(double s)
-{
-	struct timespec t = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&t, NULL);
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	p += 4;
+	p[strcspn(p, " ")] = '\0';
+	return parse_number(p, 0, LONG_MAX, &ppid) < 0 ? -1 : (long)ppid;
 }
 
 int board_lease_take(const char *board_name, double wait_s, struct board_lease *lease,
@@ -81,11 +79,11 @@ int board_lease_take(const char *board_name, double wait_s, struct board_lease *
 			lease->shared_with = holder;
 			return 0;
 		}
-		if (monotonic_seconds() + RETRY_S > deadline)
+		if (monotonic_seconds() + RETRY_MS / 1e3 > deadline)
 			return -1;
 		if (!said++)
 			fprintf(stderr, "rig: waiting up to %.0f s: %s\n", wait_s, err->msg);
-		pause_s(RETRY_S);
+		clock_sleep_ms(RETRY_MS);
 	}
 }
 

@@ -19,6 +19,26 @@
 #include "lib/telemetry.h"
 #include "util/err.h"
 
+/* The board's commands (workloads/agent/rig-dut.sh), spelled once: the typed client writes them
+ * (engine/dut.c) and the LAVA importer finds their replies by them in a job's log
+ * (lava/import_evidence.c), where the test definitions (jobs/test-definitions/) recorded them. */
+#define EV_CMD_INFO            "rig-dut info"
+#define EV_CMD_KNOB            "rig-dut knob"
+#define EV_CMD_TRACE_SETUP     "rig-dut trace-setup"
+#define EV_CMD_START_WORKLOADS "rig-dut start-workloads"
+#define EV_CMD_SUSPEND         "rig-dut suspend"
+#define EV_CMD_HIBERNATE       "rig-dut hibernate"
+#define EV_CMD_PM_TEST         "rig-dut pm-test"
+#define EV_CMD_TRACE_READ      "rig-dut trace-read"
+#define EV_CMD_STALL_OPS       "rig-dut stall-ops"
+#define EV_CMD_ALIVE           "rig-dut alive"
+#define EV_CMD_FSFREEZE        "rig-dut fsfreeze"
+#define EV_CMD_FIO_CHECKPOINT  "rig-dut fio-checkpoint"
+#define EV_CMD_FIO_VERIFY      "rig-dut fio-verify"
+#define EV_CMD_VERIFY          "rig-dut verify"
+#define EV_CMD_JOURNALD_CHECK  "rig-dut journald-check"
+#define EV_CMD_FSCK            "rig-dut fsck"
+
 #define EV_WRITERS_MAX 32
 #define EV_FILESYSTEMS_MAX 16
 #define EV_LINE_MAX 640

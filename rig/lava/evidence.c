@@ -182,8 +182,9 @@ static int on_line(void *ctx, const char *line, const struct timespec *host_time
 		if (r->open->reply.status == AGENT_PENDING)
 			return -1;   /* out of memory */
 		/* a writer started afresh: its old acknowledgements no longer apply */
-		if (strncmp(r->open->cmd, "rig-dut start-workloads ", 24) == 0 &&
-		    strcmp(r->open->cmd + 24, "none") != 0)
+		if (strncmp(r->open->cmd, EV_CMD_START_WORKLOADS " ",
+			    sizeof(EV_CMD_START_WORKLOADS)) == 0 &&
+		    strcmp(r->open->cmd, EV_CMD_START_WORKLOADS " none") != 0)
 			acks_reset(&r->acks);
 		r->open = NULL;
 	}
@@ -243,11 +244,18 @@ int lava_evidence_read(const struct lava_cases *job, struct lava_evidence *out,
 	return rc ? -1 : 0;
 }
 
-const struct lava_record *lava_suite_record(const struct lava_suite *s, const char *prefix,
+bool lava_is_command(const char *cmd, const char *command)
+{
+	size_t n = strlen(command);
+
+	return strncmp(cmd, command, n) == 0 && (cmd[n] == '\0' || cmd[n] == ' ');
+}
+
+const struct lava_record *lava_suite_record(const struct lava_suite *s, const char *command,
 					    size_t *from)
 {
 	for (size_t i = *from; i < s->n_records; i++)
-		if (strncmp(s->records[i].cmd, prefix, strlen(prefix)) == 0) {
+		if (lava_is_command(s->records[i].cmd, command)) {
 			*from = i + 1;
 			return &s->records[i];
 		}

@@ -50,9 +50,11 @@ int lava_evidence_read(const struct lava_cases *job, struct lava_evidence *out,
 		       struct rig_err *err);
 void lava_evidence_free(struct lava_evidence *e);
 
-/* The suite's first record from *from on whose command starts with prefix; *from is moved past
- * it. NULL when there is none. */
-const struct lava_record *lava_suite_record(const struct lava_suite *s, const char *prefix,
+/* Whether cmd is the board command (EV_CMD_* of judge/evidence.h), with or without arguments. */
+bool lava_is_command(const char *cmd, const char *command);
+/* The suite's first record from *from on of the board command (EV_CMD_*, any arguments); *from
+ * is moved past it. NULL when there is none. */
+const struct lava_record *lava_suite_record(const struct lava_suite *s, const char *command,
 					    size_t *from);
 
 /* A finished record's output lines. */

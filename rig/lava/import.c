@@ -56,7 +56,7 @@ static void evidence_facts(const struct lava_evidence *e, struct run_facts *f,
 {
 	for (size_t i = 0; i < e->n; i++) {
 		size_t at = 0;
-		const struct lava_record *rec = lava_suite_record(&e->suites[i], "rig-dut info", &at);
+		const struct lava_record *rec = lava_suite_record(&e->suites[i], EV_CMD_INFO, &at);
 		struct ev_identity id;
 
 		if (!rec || rec->reply.status != AGENT_OK || !rec->reply.n_lines ||

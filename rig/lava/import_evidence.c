@@ -27,7 +27,7 @@ static void read_identity(const struct lava_suite *s, struct cycle_facts *f)
 	const struct lava_record *rec;
 	size_t at = 0;
 
-	while ((rec = lava_suite_record(s, "rig-dut info", &at))) {
+	while ((rec = lava_suite_record(s, EV_CMD_INFO, &at))) {
 		struct ev_identity id;
 
 		if (rec->reply.status != AGENT_OK || !rec->reply.n_lines ||
@@ -76,10 +76,10 @@ static int store(struct results_cycle *cyc, const struct judgement *j, const str
 static int after_resume(const struct cycle_facts *f, struct judgement *j,
 			const struct lava_suite *s, struct rig_err *err)
 {
-	const struct lava_record *trace = finished(s, "rig-dut trace-read");
-	const struct lava_record *ops = finished(s, "rig-dut stall-ops");
-	const struct lava_record *alive = finished(s, "rig-dut alive");
-	const struct lava_record *owner = finished(s, "rig-dut fsfreeze ");
+	const struct lava_record *trace = finished(s, EV_CMD_TRACE_READ);
+	const struct lava_record *ops = finished(s, EV_CMD_STALL_OPS);
+	const struct lava_record *alive = finished(s, EV_CMD_ALIVE);
+	const struct lava_record *owner = finished(s, EV_CMD_FSFREEZE);
 	struct frozen_window w;
 	struct ev_stall_ops stall = { 0 };
 	struct ev_alive writers = { 0 };
@@ -92,11 +92,11 @@ static int after_resume(const struct cycle_facts *f, struct judgement *j,
 	if (alive)
 		ev_parse_alive(lava_record_lines(alive), alive->reply.n_lines, &writers);
 	/* the owner's filesystem: "rig-dut fsfreeze NAME state" after the sleep */
-	for (size_t at = 0; (owner = lava_suite_record(s, "rig-dut fsfreeze ", &at));) {
+	for (size_t at = 0; (owner = lava_suite_record(s, EV_CMD_FSFREEZE, &at));) {
 		char name[64], action[16];
 
 		if (owner->reply.status == AGENT_OK &&
-		    sscanf(owner->cmd, "rig-dut fsfreeze %63s %15s", name, action) == 2 &&
+		    sscanf(owner->cmd, EV_CMD_FSFREEZE " %63s %15s", name, action) == 2 &&
 		    strcmp(action, "state") == 0) {
 			snprintf(owner_fs, sizeof(owner_fs), "%s", name);
 			owner_frozen = owner->reply.n_lines ? ev_parse_frozen(owner->reply.lines[0]) : -1;
@@ -122,9 +122,9 @@ static int judge_sleep_cycle(const struct cycle_facts *f, struct judgement *j,
 			     struct rig_err *err)
 {
 	bool hibernate = strcmp(kind, "hibernate") == 0, pm_test = strcmp(kind, "pm_test") == 0;
-	const char *prefix = hibernate ? "rig-dut hibernate" : pm_test ? "rig-dut pm-test"
-				       : "rig-dut suspend";
-	const struct lava_record *rec = finished(s, prefix);
+	const char *command = hibernate ? EV_CMD_HIBERNATE : pm_test ? EV_CMD_PM_TEST
+					: EV_CMD_SUSPEND;
+	const struct lava_record *rec = finished(s, command);
 	struct ev_sleep sleep;
 	int rc;
 
@@ -145,9 +145,9 @@ static int judge_failure_cycle(const struct cycle_facts *f, struct judgement *j,
 			       const struct lava_suite *away, const struct lava_suite *verify,
 			       bool journal, struct rig_err *err)
 {
-	const struct lava_record *v = finished(verify, "rig-dut verify");
-	const struct lava_record *fsck = finished(verify, "rig-dut fsck");
-	const struct lava_record *jd = finished(verify, "rig-dut journald-check");
+	const struct lava_record *v = finished(verify, EV_CMD_VERIFY);
+	const struct lava_record *fsck = finished(verify, EV_CMD_FSCK);
+	const struct lava_record *jd = finished(verify, EV_CMD_JOURNALD_CHECK);
 	struct ev_journals journals = { 0 };
 	struct ev_journald journald = { 0 };
 	struct ev_fsck checks = { 0 };

@@ -59,3 +59,11 @@ pack_initramfs() {
         cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) >"$file.tmp"
     mv "$file.tmp" "$file"
 }
+
+# help_from_header "$@" — a script's --help (-h): its header comment (the usage) on stdout, exit 0,
+# before it touches anything.
+help_from_header() {
+    case "${1:-}" in
+        -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+    esac
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # commands.sh — the rig command line as a user meets it: every command that `rig help` lists
 # answers --help, -h and `rig help COMMAND` with exit 0 and its own usage on stdout, and nothing
-# on stderr; no command, an unknown command and bad numbers (out of range, not whole) are
-# refused with exit 2 before anything else happens (no board is booted).
+# on stderr (rig help --help too), and so do the scripts a lab engineer runs by hand; no
+# command, an unknown command and bad numbers (out of range, not whole) are refused with exit 2
+# before anything else happens (no board is booted).
 # Usage: rig/tests/cli/commands.sh   (after `make rig`; RIG=path/to/rig to override; ~1 s)
 set -uo pipefail
 RIG=${RIG:-out/bin/rig}
@@ -32,6 +33,25 @@ for c in $commands; do
             not_ok "rig $form: exit $rc, first line '$(head -n 1 "$work/out")', stderr '$(head -c 200 "$work/err")'"
         fi
     done
+done
+for form in "--help" "-h" "help" "help --help" "help -h" "help help"; do
+    # shellcheck disable=SC2086 # the form is words
+    "$RIG" $form >"$work/out" 2>"$work/err"; rc=$?
+    if [ "$rc" = 0 ] && head -n 1 "$work/out" | grep -q "^usage: rig COMMAND" && [ ! -s "$work/err" ]; then
+        ok "rig $form"
+    else
+        not_ok "rig $form: exit $rc, first line '$(head -n 1 "$work/out")', stderr '$(head -c 200 "$work/err")'"
+    fi
+done
+# the scripts a lab engineer runs by hand answer --help the same way, before touching anything
+for script in scripts/deps.sh kernel/build.sh kernel/fetch-source.sh image/build.sh \
+              image/debian/build.sh jobs/lava-lab.sh jobs/nightly/nightly.sh bench/run.sh; do
+    OUT="$work/out-dir" bash "$script" --help >"$work/out" 2>"$work/err"; rc=$?
+    if [ "$rc" = 0 ] && [ -s "$work/out" ] && [ ! -s "$work/err" ] && [ ! -e "$work/out-dir" ]; then
+        ok "$script --help"
+    else
+        not_ok "$script --help: exit $rc, stderr '$(head -c 200 "$work/err")'"
+    fi
 done
 expect 2 "rig without a command" "$RIG"
 expect 2 "an unknown command" "$RIG" no-such-command

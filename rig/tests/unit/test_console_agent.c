@@ -206,6 +206,50 @@ static void test_reply_garbled_end_and_missing_begin(void **state)
 	agent_reply_free(&r);
 }
 
+/* Numbers on the wire are read whole and range-checked (util/number): a sequence number that
+ * wraps to ours, an exit status beyond int, a blank inside a field are not our reply. */
+static void test_reply_numbers_out_of_range(void **state)
+{
+	struct agent_reply r;
+	char end[128];
+	const char *wrapped_seq[] = { MARKER " 4294967297 begin", MARKER " 4294967297 | x" };
+	const char *big_rc[] = { MARKER " 3 begin", MARKER " 3 end rc=4294967296 lines=0 crc=4294967295" };
+	const char *big_crc[] = { MARKER " 3 begin", MARKER " 3 end rc=0 lines=0 crc=4294967296" };
+	const char *blank[] = { MARKER " 3 begin", MARKER " 3 end rc= 0 lines=0 crc=4294967295" };
+	const char *spaced_seq[] = { MARKER "  3 begin" };
+	const char *good[] = { MARKER " 3 begin", end };
+
+	(void)state;
+	agent_reply_init(&r, 1);
+	assert_int_equal(feed_all(&r, wrapped_seq, 2), 0);
+	assert_int_equal(r.status, AGENT_PENDING);
+	assert_false(r.begun);
+	agent_reply_free(&r);
+	agent_reply_init(&r, 3);
+	assert_int_equal(feed_all(&r, spaced_seq, 1), 0);
+	assert_false(r.begun);
+	agent_reply_free(&r);
+	agent_reply_init(&r, 3);
+	assert_int_equal(feed_all(&r, big_rc, 2), 1);
+	assert_int_equal(r.status, AGENT_CORRUPT);
+	agent_reply_free(&r);
+	agent_reply_init(&r, 3);
+	assert_int_equal(feed_all(&r, big_crc, 2), 1);
+	assert_int_equal(r.status, AGENT_CORRUPT);
+	agent_reply_free(&r);
+	agent_reply_init(&r, 3);
+	assert_int_equal(feed_all(&r, blank, 2), 1);
+	assert_int_equal(r.status, AGENT_CORRUPT);
+	agent_reply_free(&r);
+	/* the positive control: the same reply, well formed, is ours */
+	end_line(end, sizeof(end), 3, -2, "", 0);
+	agent_reply_init(&r, 3);
+	assert_int_equal(feed_all(&r, good, 2), 1);
+	assert_int_equal(r.status, AGENT_OK);
+	assert_int_equal(r.rc, -2);
+	agent_reply_free(&r);
+}
+
 static void test_reply_refused(void **state)
 {
 	struct agent_reply r;
@@ -523,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_reply_lost_line_is_corrupt),
 		cmocka_unit_test(test_reply_garbled_text_is_corrupt),
 		cmocka_unit_test(test_reply_garbled_end_and_missing_begin),
+		cmocka_unit_test(test_reply_numbers_out_of_range),
 		cmocka_unit_test(test_reply_refused),
 		cmocka_unit_test_setup_teardown(test_live_command, live_setup_cksum, live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_command, live_setup_awk, live_teardown),

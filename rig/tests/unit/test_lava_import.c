@@ -13,6 +13,7 @@
 
 #include "cli/lava.h"
 #include "lava/cases.h"
+#include "lava/evidence.h"
 #include "lava/import.h"
 #include "support.h"
 
@@ -389,6 +390,18 @@ static void test_cycle_of_suite(void **state)
 	assert_int_equal(lava_cycle_of_suite("cycle-001-", kind, sizeof(kind)), -1);
 }
 
+/* A record is found by its whole command word, with or without arguments. */
+static void test_record_command_word(void **state)
+{
+	(void)state;
+	assert_true(lava_is_command("rig-dut info", EV_CMD_INFO));
+	assert_true(lava_is_command("rig-dut fsfreeze nvme-ext4 state", EV_CMD_FSFREEZE));
+	assert_true(lava_is_command("rig-dut suspend deep rtc 3", EV_CMD_SUSPEND));
+	assert_false(lava_is_command("rig-dut infox", EV_CMD_INFO));
+	assert_false(lava_is_command("rig-dut fio-verify a=b", EV_CMD_VERIFY));
+	assert_false(lava_is_command("rig-dut", EV_CMD_INFO));
+}
+
 static void test_log_measurements_parsed(void **state)
 {
 	struct lava_cases cases = {0};
@@ -422,6 +435,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kernel_that_never_boots_is_a_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 		cmocka_unit_test(test_cycle_of_suite),
+		cmocka_unit_test(test_record_command_word),
 		cmocka_unit_test(test_log_measurements_parsed),
 		cmocka_unit_test_setup_teardown(test_import_twice_stores_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_is_atomic, setup, teardown),
