@@ -13,6 +13,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/scripts/lib/common.sh"
+help_from_header "$@"
 out=${OUT:-$top/out}
 what=${1:-all}
 

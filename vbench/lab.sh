@@ -8,6 +8,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+. scripts/lib/common.sh
+help_from_header "$@"
 out=${OUT:-$top/out}
 dir=$out/vbench/run
 # A DUT left running by an earlier bench would share the board's disk images with the new one.

@@ -45,7 +45,8 @@ for form in "--help" "-h" "help" "help --help" "help -h" "help help"; do
 done
 # the scripts a lab engineer runs by hand answer --help the same way, before touching anything
 for script in scripts/deps.sh kernel/build.sh kernel/fetch-source.sh image/build.sh \
-              image/debian/build.sh jobs/lava-lab.sh jobs/nightly/nightly.sh bench/run.sh; do
+              image/debian/build.sh jobs/lava-lab.sh jobs/nightly/nightly.sh bench/run.sh \
+              vbench/build.sh vbench/lab.sh; do
     OUT="$work/out-dir" bash "$script" --help >"$work/out" 2>"$work/err"; rc=$?
     if [ "$rc" = 0 ] && [ -s "$work/out" ] && [ ! -s "$work/err" ] && [ ! -e "$work/out-dir" ]; then
         ok "$script --help"
