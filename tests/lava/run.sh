@@ -39,6 +39,17 @@ for board in $boards; do
     bname=$(basename "$board" .yaml)
     for plan in plans/*.yaml tests/lava/plans/*.yaml; do
         pname=$(sed -n 's/^name: *//p' "$plan")
+        if grep -E 'hibernate: *\{.*via:' "$plan" | grep -vq 'via: *sysfs'; then
+            # a LAVA job hibernates through sysfs only: such a plan must be refused, naming it (exit 2)
+            if "$RIG" lava render --board "$board" --plan "$plan" --out "$work/jobs" >/dev/null 2>"$work/err"; then
+                rc=0; else rc=$?; fi
+            if [ "$rc" = 2 ] && grep -q "$plan" "$work/err" && grep -q "through sysfs only" "$work/err"; then
+                pass "refused $bname x $pname: $(head -n1 "$work/err")"
+            else
+                cat "$work/err"; fail "render $bname x $pname: exit $rc, not refused"
+            fi
+            continue
+        fi
         if ! "$RIG" lava render --board "$board" --plan "$plan" --out "$work/jobs" >/dev/null; then
             fail "render $bname x $pname"; continue
         fi
