@@ -51,6 +51,14 @@ check "smoke: no unexplained failure" [ "$(sql "$db" "SELECT count(*) FROM verdi
 check "smoke: kernel version and knob recorded on every verdict" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND (v.kernel_version IS NULL OR v.knob_freeze_filesystems IS NULL)")" -eq 0 ]
 check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
+check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never failed" \
+    [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 ] && [ "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
+
+# --- knob-semantics at knob 0: positive control on the default kernel -----------------------
+run knob0 tests/e2e/plans/knob0.yaml
+check "knob 0: rig run exits 0" [ "$RC" -eq 0 ]
+check "knob 0: knob-semantics passed, the kernel froze nothing" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='pass' AND v.knob_freeze_filesystems=0 AND v.detail LIKE 'freeze_filesystems=0, kernel %: filesystems_freeze() froze nothing'")" -eq 1 ]
 
 # --- hang: injected during resume, classified, recovered, exit 1 ----------------------------
 run hang tests/e2e/plans/hang.yaml
@@ -92,6 +100,14 @@ if [ -e "$faults/bzImage" ]; then
     check "stall negative control: xfs reported not frozen" [ "$(verdicts_fs "$RUN_ID" stall sata-xfs fail)" -ge 1 ]
     check "stall negative control: only xfs fails" \
         [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='stall' AND v.result='fail' AND v.filesystem <> 'sata-xfs'")" -eq 0 ]
+    check "knob-semantics negative control at knob 1: sata-xfs reported not frozen" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='fail' AND v.detail LIKE '%did not freeze sata-xfs (froze:%'")" -ge 1 ]
+
+    # Positive control: the knob0 run above on the default kernel froze nothing.
+    run fault-knob0 tests/e2e/plans/knob0.yaml --kernel "$faults" --append rig_fault=reverse-knob-check
+    check "knob-semantics negative control (6.18.0's reversed check): knob 0 froze every filesystem, verdict fails" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%the kernel froze %sda1%nvme0n1p1%'")" -eq 1 ]
+    check "knob-semantics negative control: the run fails (exit 1)" [ "$RC" -eq 1 ]
 
     run fault-warn tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=warn-on-thaw
     check "clean-resume negative control: a fresh WARN fails the verdict" \
