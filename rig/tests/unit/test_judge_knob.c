@@ -22,34 +22,39 @@ static struct board_filesystem filesystems[] = {
 };
 static const struct board board = { .name = "qemu", .filesystems = filesystems, .n_filesystems = 4 };
 
-/* boards/qemu.yaml, default kernel 7.3.4-rig, freeze_filesystems=0: filesystems_freeze() runs
- * (6.18+) and freezes nothing. */
+/* rig-dut trace-read on boards/qemu.yaml, default kernel 7.3.4-rig, freeze_filesystems=0, one
+ * deep suspend (tests/e2e/plans/knob0.yaml; run 20261204-174550): filesystems_freeze() runs
+ * (6.18+) and freezes nothing; filesystems_thaw() still calls thaw_super() on every superblock. */
 static const char *const knob0_default[] = {
-	"fs_freeze 37422791800 ",
-	"fs_freeze_done 37423460400 ",
-	"fs_thaw 39937006100 ",
-	"fs_thaw_done 39937356900 ",
+	"fs_freeze 40043269000 ",
+	"fs_freeze_done 40048821000 ",
+	"fs_thaw 44604064000 ",
+	"thaw_super 44605792000 nvme0n1p1",
+	"thaw_super 44606344000 nvme0n1p2",
+	"thaw_super 44607067000 sda1",
+	"thaw_super 44607089000 loop0",
+	"fs_thaw_done 44607109000 ",
 };
 
-/* The same board and knob on the fault kernel with rig_fault=reverse-knob-check: everything
- * frozen, newest superblock first, as 6.18.0 did. */
+/* The same plan on the fault kernel with rig_fault=reverse-knob-check (run 20261204-174637):
+ * everything frozen, newest superblock first, as 6.18.0 did. */
 static const char *const knob0_reversed[] = {
-	"fs_freeze 38118245900 ",
-	"freeze_super 38118640700 loop0",
-	"freeze_super_ret 38166349100 ",
-	"freeze_super 38166716300 sda1",
-	"freeze_super_ret 38190214300 ",
-	"freeze_super 38190475800 nvme0n1p2",
-	"freeze_super_ret 38252690600 ",
-	"freeze_super 38252946800 nvme0n1p1",
-	"freeze_super_ret 38269712900 ",
-	"fs_freeze_done 38270000700 ",
-	"fs_thaw 40687470900 ",
-	"thaw_super 40687806700 nvme0n1p1",
-	"thaw_super 40692551400 nvme0n1p2",
-	"thaw_super 40697104300 sda1",
-	"thaw_super 40702091700 loop0",
-	"fs_thaw_done 40706585700 ",
+	"fs_freeze 13285161000 ",
+	"freeze_super 13287031000 loop0",
+	"freeze_super_ret 13323321000 ",
+	"freeze_super 13325184000 sda1",
+	"freeze_super_ret 13375079000 ",
+	"freeze_super 13375451000 nvme0n1p2",
+	"freeze_super_ret 13387694000 ",
+	"freeze_super 13387782000 nvme0n1p1",
+	"freeze_super_ret 13393788000 ",
+	"fs_freeze_done 13393987000 ",
+	"fs_thaw 19009784000 ",
+	"thaw_super 19010058000 nvme0n1p1",
+	"thaw_super 19023284000 nvme0n1p2",
+	"thaw_super 19033497000 sda1",
+	"thaw_super 19007500288 loop0",
+	"fs_thaw_done 19243679000 ",
 };
 
 /* knob 1 on the default kernel: all four frozen. */
