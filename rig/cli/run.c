@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli/context.h"
-#include "deploy/deploy.h"
 #include "config/plan.h"
 #include "engine/engine.h"
 #include "config/known.h"
@@ -32,8 +31,8 @@ static const char run_usage[] =
 	"  --cycles N        repeat the plan's steps N times (default: the plan's cycles)\n"
 	"  --kernel DIR      boot DIR/bzImage and record DIR/meta.json (a kernel build's out/kernels/ID)\n"
 	"  --kernel-meta F   meta.json of the kernel under test (default: next to the board's kernel,\n"
-	"                    else out/kernel/meta.json; none for a board with deploy: none). After\n"
-	"                    every boot the board's release and build-id must match it (else exit 3)\n"
+	"                    else out/kernel/meta.json). After every boot the board's release and\n"
+	"                    build-id must match it (else exit 3)\n"
 	"  --append ARGS     extra kernel command line for every boot of this run\n"
 	"  --known FILE      known issues (default known-issues/known-issues.yaml; 'none' disables)\n"
 	"  --strict          a failure matching a known issue still fails the run\n"
@@ -198,12 +197,9 @@ int cmd_run(int argc, char **argv)
 	opts.run_dir = paths.run;
 	if (a.kernel_dir)
 		cli_path(meta, sizeof(meta), a.kernel_dir, "meta.json");
-	else if (!deploy_can_set_kernel(r.board))
-		meta[0] = '\0';   /* it boots what it has: only --kernel-meta can say which kernel */
 	else
 		board_kernel_meta(r.board, meta, sizeof(meta));
-	opts.kernel_meta_path = a.kernel_meta ? a.kernel_meta :
-				(meta[0] && access(meta, R_OK) == 0 ? meta : NULL);
+	opts.kernel_meta_path = a.kernel_meta ? a.kernel_meta : (access(meta, R_OK) == 0 ? meta : NULL);
 	opts.cycles = a.cycles;
 	opts.strict = a.strict;
 	opts.progress = a.quiet ? NULL : stdout;
