@@ -166,6 +166,11 @@ static int tftp_prepare(struct deploy *d, const struct deploy_request *req, stru
 	if (!config || config[0] == '/' || strstr(config, ".."))
 		return rig_err_set(err, RIG_EXIT_USAGE, "board %s: deploy.tftp.config must be a "
 				   "path inside the root", d->board->name);
+	/* a root in the run directory ({run}/tftp: the QEMU net-boot board) is made here; a lab's
+	 * root whose parent is missing is a wrong path, not something to create */
+	if (mkdir(t->root, 0755) < 0 && errno != EEXIST)
+		return rig_err_set(err, RIG_EXIT_INFRA, "deploy tftp: root %s: %s", t->root,
+				   strerror(errno));
 	if (stat(t->root, &st) < 0 || !S_ISDIR(st.st_mode))
 		return rig_err_set(err, RIG_EXIT_INFRA, "deploy tftp: root %s is not a directory",
 				   t->root);
