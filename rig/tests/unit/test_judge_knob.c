@@ -57,24 +57,38 @@ static const char *const knob0_reversed[] = {
 	"fs_thaw_done 19243679000 ",
 };
 
-/* knob 1 on the default kernel: all four frozen. */
+/* freeze_filesystems=1, the same one suspend on the default kernel (run 20261204-182055): all
+ * four frozen, newest superblock first. */
 static const char *const knob1_default[] = {
-	"fs_freeze 36929378700 ",
-	"freeze_super 36929835200 loop0",
-	"freeze_super_ret 36990424700 ",
-	"freeze_super 36990694000 sda1",
-	"freeze_super_ret 37010937500 ",
-	"freeze_super 37011257000 nvme0n1p2",
-	"freeze_super_ret 37062021700 ",
-	"freeze_super 37062349400 nvme0n1p1",
-	"freeze_super_ret 37078170300 ",
-	"fs_freeze_done 37078468200 ",
-	"fs_thaw 39494468100 ",
-	"thaw_super 39494776100 nvme0n1p1",
-	"thaw_super 39499347500 nvme0n1p2",
-	"thaw_super 39503839600 sda1",
-	"thaw_super 39508432200 loop0",
-	"fs_thaw_done 39512768400 ",
+	"fs_freeze 13463807000 ",
+	"freeze_super 13465885000 loop0",
+	"freeze_super_ret 13486438000 ",
+	"freeze_super 13487182000 sda1",
+	"freeze_super_ret 13517178000 ",
+	"freeze_super 13517407000 nvme0n1p2",
+	"freeze_super_ret 13524574000 ",
+	"freeze_super 13524624000 nvme0n1p1",
+	"freeze_super_ret 13527972000 ",
+	"fs_freeze_done 13528285000 ",
+	"fs_thaw 17415757000 ",
+	"thaw_super 17416038000 nvme0n1p1",
+	"thaw_super 17421023000 nvme0n1p2",
+	"thaw_super 17427059000 sda1",
+	"thaw_super 17428584000 loop0",
+	"fs_thaw_done 17695378000 ",
+};
+
+/* freeze_filesystems=1 on the fault kernel with rig_fault=reverse-knob-check (run
+ * 20261204-182115): only FS_POWER_FREEZE filesystems would be frozen, and the board has none. */
+static const char *const knob1_reversed[] = {
+	"fs_freeze 12510354000 ",
+	"fs_freeze_done 12514750000 ",
+	"fs_thaw 15236664000 ",
+	"thaw_super 15238613000 nvme0n1p1",
+	"thaw_super 15238991000 nvme0n1p2",
+	"thaw_super 15242320000 sda1",
+	"thaw_super 15242344000 loop0",
+	"fs_thaw_done 15242359000 ",
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -177,7 +191,7 @@ static void test_knob1_reversed_check_fails(void **state)
 	char detail[512];
 
 	(void)state;
-	assert_int_equal(judge(knob0_default, N(knob0_default), 1, "7.3.4-rig", detail, sizeof(detail)),
+	assert_int_equal(judge(knob1_reversed, N(knob1_reversed), 1, "7.3.4-rig", detail, sizeof(detail)),
 			 RESULTS_VERDICT_FAIL);
 	assert_string_equal(detail, "freeze_filesystems=1, kernel 7.3.4-rig: the kernel did not freeze "
 			    "nvme-ext4,nvme-btrfs,sata-xfs,loop-ext4 (froze: nothing)");
