@@ -152,7 +152,7 @@ lava-lab-down:
 check-lava-lab: rig kernel image
 	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
-check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect
+check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect check-netboot
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.

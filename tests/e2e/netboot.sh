@@ -70,7 +70,8 @@ if want stale; then
     printf '#!ipxe\nkernel old-kernel %s\ninitrd old-initrd\nboot\n' \
         "console=ttyS0,115200 no_console_suspend loglevel=7 rig.swap=/dev/sda2 panic=-1" >"$work/stale/boot.ipxe"
     sed "s|tftp={run}/tftp|tftp=$work/stale|; s|^name: qemu-netboot|name: qemu-netboot-stale|" "$board" >"$work/stale.yaml"
-    before=$(sql "$db" "SELECT count(*) FROM cycles")
+    before=$(sql "$db" "SELECT count(*) FROM cycles" 2>/dev/null)   # no database yet: 0
+    before=${before:-0}
     "$rig" run --board "$work/stale.yaml" --plan "$work/one-suspend.yaml" --db "$db" >"$work/stale.log" 2>&1
     rc=$?
     check "stale root: rig run exits 3" [ "$rc" -eq 3 ]
