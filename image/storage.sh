@@ -23,6 +23,14 @@ mkfs_for() {
     esac
 }
 
+# mount_options NAME: the board's options for filesystem NAME (filesystems[].options in the board
+# file; the rig passes them as rig.mountopts.NAME=OPTIONS on the kernel command line), or nothing.
+mount_options() {
+    for word in $(cat /proc/cmdline); do
+        case $word in "rig.mountopts.$1="*) echo "${word#*=}"; return 0 ;; esac
+    done
+}
+
 mount_filesystems() {
     echo "$RIG_FILESYSTEMS" | while read -r name type dev mnt; do
         [ -n "$name" ] || continue
@@ -37,8 +45,9 @@ mount_filesystems() {
             say "creating $type on $dev (first boot)"
             mkfs_for "$type" "$dev" || continue
         fi
-        if mount -t "$type" "$dev" "$mnt"; then
-            say "mounted $name ($type) $dev on $mnt"
+        opts=$(mount_options "$name")
+        if mount -t "$type" ${opts:+-o "$opts"} "$dev" "$mnt"; then
+            say "mounted $name ($type) $dev on $mnt${opts:+ with $opts}"
         else
             say "mount of $name ($type) $dev on $mnt failed"
         fi

@@ -1,5 +1,7 @@
 #include "power/qemu_args.h"
 
+#include "power/drive_cache.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -109,17 +111,46 @@ static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct r
 	return 0;
 }
 
-static int add_boot(struct qemu_argv *a, const struct board_boot *boot, struct rig_err *err)
+/* The kernel command line: the board's, then each filesystem's mount options as
+ * rig.mountopts.NAME=OPTIONS (image/storage.sh mounts with them). */
+static char *boot_cmdline(const struct board *board)
 {
+	char *line = strdup(board->boot.cmdline ? board->boot.cmdline : "");
+
+	for (size_t i = 0; line && i < board->n_filesystems; i++) {
+		const struct board_filesystem *fs = &board->filesystems[i];
+		char *longer;
+
+		if (!fs->options)
+			continue;
+		if (asprintf(&longer, "%s%srig.mountopts.%s=%s", line, *line ? " " : "", fs->name,
+			     fs->options) < 0)
+			longer = NULL;
+		free(line);
+		line = longer;
+	}
+	return line;
+}
+
+static int add_boot(struct qemu_argv *a, const struct board *board, struct rig_err *err)
+{
+	const struct board_boot *boot = &board->boot;
+	char *cmdline;
+	int rc;
+
 	if (!boot->kernel)
 		return 0;
 	if (add(a, err, "-kernel") < 0 || add(a, err, "%s", boot->kernel) < 0)
 		return -1;
 	if (boot->initrd && (add(a, err, "-initrd") < 0 || add(a, err, "%s", boot->initrd) < 0))
 		return -1;
-	if (boot->cmdline && (add(a, err, "-append") < 0 || add(a, err, "%s", boot->cmdline) < 0))
-		return -1;
-	return 0;
+	if (!(cmdline = boot_cmdline(board)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = *cmdline ? add(a, err, "-append") : 0;
+	if (rc == 0 && *cmdline)
+		rc = add(a, err, "%s", cmdline);
+	free(cmdline);
+	return rc;
 }
 
 /* The console is a unix socket QEMU serves; everything it carries also goes to a log file. */
@@ -146,26 +177,40 @@ static int add_console(struct qemu_argv *a, const struct board *board, const cha
 	return rc;
 }
 
-static int add_disk(struct qemu_argv *a, const struct board_disk *d, unsigned *sata_port,
-		    struct rig_err *err)
+/* The -drive of a disk: its image file, or the nbdkit serving it with a volatile cache. */
+static int add_drive(struct qemu_argv *a, const struct board_disk *d, const char *run_dir,
+		     struct rig_err *err)
 {
-	char *file;
+	char sock[4096];
+	char *path;
 	int rc;
 
+	if (d->volatile_cache &&
+	    drive_cache_path(run_dir, d->id, "sock", sock, sizeof(sock), err) < 0)
+		return -1;
+	path = escape_commas(d->volatile_cache ? sock : d->file);
+	if (!path)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = add(a, err, "-drive");
+	if (rc == 0 && d->volatile_cache)
+		rc = add(a, err, "driver=raw,file.driver=nbd,file.server.type=unix,"
+			 "file.server.path=%s,if=none,id=%s,cache=writeback", path, d->id);
+	else if (rc == 0)
+		rc = add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", path, d->id);
+	free(path);
+	return rc;
+}
+
+static int add_disk(struct qemu_argv *a, const struct board_disk *d, const char *run_dir,
+		    unsigned *sata_port, struct rig_err *err)
+{
 	if (!d->id || !d->file || !d->interface)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: id, interface and file "
 				   "are required");
 	if (strcmp(d->interface, "nvme") != 0 && strcmp(d->interface, "sata") != 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%s]: unknown interface "
 				   "'%s' (nvme, sata)", d->id, d->interface);
-	file = escape_commas(d->file);
-	if (!file)
-		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = add(a, err, "-drive");
-	if (rc == 0)
-		rc = add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", file, d->id);
-	free(file);
-	if (rc < 0 || add(a, err, "-device") < 0)
+	if (add_drive(a, d, run_dir, err) < 0 || add(a, err, "-device") < 0)
 		return -1;
 	if (strcmp(d->interface, "nvme") == 0)
 		return add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
@@ -175,7 +220,8 @@ static int add_disk(struct qemu_argv *a, const struct board_disk *d, unsigned *s
 	return add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
 }
 
-static int add_disks(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
+static int add_disks(struct qemu_argv *a, const struct board_qemu *q, const char *run_dir,
+		     struct rig_err *err)
 {
 	unsigned sata_port = 0;
 
@@ -183,7 +229,7 @@ static int add_disks(struct qemu_argv *a, const struct board_qemu *q, struct rig
 		if (q->disks[i].interface && strcmp(q->disks[i].interface, "sata") == 0 &&
 		    sata_port == 0 && (add(a, err, "-device") < 0 || add(a, err, "ahci,id=ahci0") < 0))
 			return -1;
-		if (add_disk(a, &q->disks[i], &sata_port, err) < 0)
+		if (add_disk(a, &q->disks[i], run_dir, &sata_port, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -213,12 +259,12 @@ int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_
 				   board->name ? board->name : "?");
 	if (qemu_qmp_path(board, run_dir, qmp, sizeof(qmp), err) < 0)
 		goto fail;
-	if (add_machine(out, q, err) < 0 || add_boot(out, &board->boot, err) < 0 ||
+	if (add_machine(out, q, err) < 0 || add_boot(out, board, err) < 0 ||
 	    add(out, err, "-display") < 0 || add(out, err, "none") < 0 ||
 	    add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
 	    add(out, err, "-qmp") < 0 ||
 	    add_qmp(out, qmp, err) < 0 ||
-	    add_disks(out, q, err) < 0)
+	    add_disks(out, q, run_dir, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < q->n_extra_args; i++)
 		if (add(out, err, "%s", q->extra_args[i]) < 0)
