@@ -32,27 +32,6 @@ bool drive_cache_any(const struct board_qemu *qemu)
 	return false;
 }
 
-/* One argument: prefix followed by value (may be NULL). */
-static int push(struct qemu_argv *a, const char *prefix, const char *value, struct rig_err *err)
-{
-	char *s;
-
-	if (a->argc + 2 > a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 16;
-		char **v = realloc(a->argv, cap * sizeof(*v));
-
-		if (!v)
-			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-		a->argv = v;
-		a->cap = cap;
-	}
-	if (asprintf(&s, "%s%s", prefix, value ? value : "") < 0)
-		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	a->argv[a->argc++] = s;
-	a->argv[a->argc] = NULL;
-	return 0;
-}
-
 int drive_cache_argv(const struct board_disk *d, const char *run_dir, struct qemu_argv *out,
 		     struct rig_err *err)
 {
@@ -66,11 +45,14 @@ int drive_cache_argv(const struct board_disk *d, const char *run_dir, struct qem
 	    drive_cache_path(run_dir, d->id, "pid", pid, sizeof(pid), err) < 0)
 		return -1;
 	/* The first filter is the outermost: the log sees the requests as the guest sent them. */
-	if (push(out, "nbdkit", NULL, err) < 0 || push(out, "--foreground", NULL, err) < 0 ||
-	    push(out, "--unix=", sock, err) < 0 || push(out, "--pidfile=", pid, err) < 0 ||
-	    push(out, "--filter=log", NULL, err) < 0 || push(out, "--filter=cache", NULL, err) < 0 ||
-	    push(out, "file", NULL, err) < 0 || push(out, "file=", d->file, err) < 0 ||
-	    push(out, "cache=writeback", NULL, err) < 0 || push(out, "logfile=", log, err) < 0) {
+	if (qemu_argv_add(out, err, "nbdkit") < 0 || qemu_argv_add(out, err, "--foreground") < 0 ||
+	    qemu_argv_add(out, err, "--unix=%s", sock) < 0 ||
+	    qemu_argv_add(out, err, "--pidfile=%s", pid) < 0 ||
+	    qemu_argv_add(out, err, "--filter=log") < 0 ||
+	    qemu_argv_add(out, err, "--filter=cache") < 0 || qemu_argv_add(out, err, "file") < 0 ||
+	    qemu_argv_add(out, err, "file=%s", d->file) < 0 ||
+	    qemu_argv_add(out, err, "cache=writeback") < 0 ||
+	    qemu_argv_add(out, err, "logfile=%s", log) < 0) {
 		qemu_argv_free(out);
 		return -1;
 	}

@@ -14,10 +14,7 @@
 /* AHCI has six ports; more SATA disks than that need a second controller we do not model. */
 #define AHCI_PORTS 6
 
-static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
+int qemu_argv_add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -99,14 +96,16 @@ int qemu_qmp_path(const struct board *board, const char *run_dir, char *buf, siz
 
 static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
 {
-	if (add(a, err, "%s", q->binary ? q->binary : "qemu-system-x86_64") < 0 ||
-	    add(a, err, "-S") < 0 || add(a, err, "-machine") < 0 ||
-	    add(a, err, "%s,accel=%s", q->machine ? q->machine : "pc",
+	if (qemu_argv_add(a, err, "%s", q->binary ? q->binary : "qemu-system-x86_64") < 0 ||
+	    qemu_argv_add(a, err, "-S") < 0 || qemu_argv_add(a, err, "-machine") < 0 ||
+	    qemu_argv_add(a, err, "%s,accel=%s", q->machine ? q->machine : "pc",
 		q->accel ? q->accel : "tcg") < 0 ||
-	    add(a, err, "-smp") < 0 || add(a, err, "%u", q->cpus ? q->cpus : 1) < 0 ||
-	    add(a, err, "-m") < 0 || add(a, err, "%u", q->memory_mb ? q->memory_mb : 512) < 0)
+	    qemu_argv_add(a, err, "-smp") < 0 || qemu_argv_add(a, err, "%u", q->cpus ? q->cpus : 1) < 0 ||
+	    qemu_argv_add(a, err, "-m") < 0 ||
+	    qemu_argv_add(a, err, "%u", q->memory_mb ? q->memory_mb : 512) < 0)
 		return -1;
-	if (q->firmware && (add(a, err, "-bios") < 0 || add(a, err, "%s", q->firmware) < 0))
+	if (q->firmware && (qemu_argv_add(a, err, "-bios") < 0 ||
+			    qemu_argv_add(a, err, "%s", q->firmware) < 0))
 		return -1;
 	return 0;
 }
@@ -140,15 +139,16 @@ static int add_boot(struct qemu_argv *a, const struct board *board, struct rig_e
 
 	if (!boot->kernel)
 		return 0;
-	if (add(a, err, "-kernel") < 0 || add(a, err, "%s", boot->kernel) < 0)
+	if (qemu_argv_add(a, err, "-kernel") < 0 || qemu_argv_add(a, err, "%s", boot->kernel) < 0)
 		return -1;
-	if (boot->initrd && (add(a, err, "-initrd") < 0 || add(a, err, "%s", boot->initrd) < 0))
+	if (boot->initrd && (qemu_argv_add(a, err, "-initrd") < 0 ||
+			     qemu_argv_add(a, err, "%s", boot->initrd) < 0))
 		return -1;
 	if (!(cmdline = boot_cmdline(board)))
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = *cmdline ? add(a, err, "-append") : 0;
+	rc = *cmdline ? qemu_argv_add(a, err, "-append") : 0;
 	if (rc == 0 && *cmdline)
-		rc = add(a, err, "%s", cmdline);
+		rc = qemu_argv_add(a, err, "%s", cmdline);
 	free(cmdline);
 	return rc;
 }
@@ -168,9 +168,10 @@ static int add_console(struct qemu_argv *a, const struct board *board, const cha
 		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 	} else if (!(path = escape_commas(con->path)) || !escape_in_place(&log)) {
 		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	} else if ((rc = add(a, err, "-serial")) == 0 && (rc = add(a, err, "chardev:con0")) == 0 &&
-		   (rc = add(a, err, "-chardev")) == 0) {
-		rc = add(a, err, "socket,id=con0,path=%s,server=on,wait=off,logfile=%s", path, log);
+	} else if ((rc = qemu_argv_add(a, err, "-serial")) == 0 &&
+		   (rc = qemu_argv_add(a, err, "chardev:con0")) == 0 &&
+		   (rc = qemu_argv_add(a, err, "-chardev")) == 0) {
+		rc = qemu_argv_add(a, err, "socket,id=con0,path=%s,server=on,wait=off,logfile=%s", path, log);
 	}
 	free(path);
 	free(log);
@@ -191,12 +192,12 @@ static int add_drive(struct qemu_argv *a, const struct board_disk *d, const char
 	path = escape_commas(d->volatile_cache ? sock : d->file);
 	if (!path)
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = add(a, err, "-drive");
+	rc = qemu_argv_add(a, err, "-drive");
 	if (rc == 0 && d->volatile_cache)
-		rc = add(a, err, "driver=raw,file.driver=nbd,file.server.type=unix,"
+		rc = qemu_argv_add(a, err, "driver=raw,file.driver=nbd,file.server.type=unix,"
 			 "file.server.path=%s,if=none,id=%s,cache=writeback", path, d->id);
 	else if (rc == 0)
-		rc = add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", path, d->id);
+		rc = qemu_argv_add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", path, d->id);
 	free(path);
 	return rc;
 }
@@ -210,14 +211,14 @@ static int add_disk(struct qemu_argv *a, const struct board_disk *d, const char 
 	if (strcmp(d->interface, "nvme") != 0 && strcmp(d->interface, "sata") != 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%s]: unknown interface "
 				   "'%s' (nvme, sata)", d->id, d->interface);
-	if (add_drive(a, d, run_dir, err) < 0 || add(a, err, "-device") < 0)
+	if (add_drive(a, d, run_dir, err) < 0 || qemu_argv_add(a, err, "-device") < 0)
 		return -1;
 	if (strcmp(d->interface, "nvme") == 0)
-		return add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
+		return qemu_argv_add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
 	if (*sata_port >= AHCI_PORTS)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: more than %d sata disks",
 				   AHCI_PORTS);
-	return add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
+	return qemu_argv_add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
 }
 
 static int add_disks(struct qemu_argv *a, const struct board_qemu *q, const char *run_dir,
@@ -227,7 +228,8 @@ static int add_disks(struct qemu_argv *a, const struct board_qemu *q, const char
 
 	for (size_t i = 0; i < q->n_disks; i++) {
 		if (q->disks[i].interface && strcmp(q->disks[i].interface, "sata") == 0 &&
-		    sata_port == 0 && (add(a, err, "-device") < 0 || add(a, err, "ahci,id=ahci0") < 0))
+		    sata_port == 0 && (qemu_argv_add(a, err, "-device") < 0 ||
+				       qemu_argv_add(a, err, "ahci,id=ahci0") < 0))
 			return -1;
 		if (add_disk(a, &q->disks[i], run_dir, &sata_port, err) < 0)
 			return -1;
@@ -242,7 +244,7 @@ static int add_qmp(struct qemu_argv *a, const char *path, struct rig_err *err)
 
 	if (!escaped)
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = add(a, err, "unix:%s,server=on,wait=off", escaped);
+	rc = qemu_argv_add(a, err, "unix:%s,server=on,wait=off", escaped);
 	free(escaped);
 	return rc;
 }
@@ -260,14 +262,14 @@ int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_
 	if (qemu_qmp_path(board, run_dir, qmp, sizeof(qmp), err) < 0)
 		goto fail;
 	if (add_machine(out, q, err) < 0 || add_boot(out, board, err) < 0 ||
-	    add(out, err, "-display") < 0 || add(out, err, "none") < 0 ||
-	    add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
-	    add(out, err, "-qmp") < 0 ||
+	    qemu_argv_add(out, err, "-display") < 0 || qemu_argv_add(out, err, "none") < 0 ||
+	    qemu_argv_add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
+	    qemu_argv_add(out, err, "-qmp") < 0 ||
 	    add_qmp(out, qmp, err) < 0 ||
 	    add_disks(out, q, run_dir, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < q->n_extra_args; i++)
-		if (add(out, err, "%s", q->extra_args[i]) < 0)
+		if (qemu_argv_add(out, err, "%s", q->extra_args[i]) < 0)
 			goto fail;
 	return 0;
 fail:
