@@ -263,11 +263,12 @@ static void devboard_example_loads(void **state)
 }
 
 /* The volatile boards: both disks behind nbdkit, on disks of their own; the negative control
- * mounts ext4 and btrfs without flushes and the positive control with the defaults. */
+ * mounts ext4 and btrfs without flushes and hides the SATA cache from the kernel, the positive
+ * control mounts with the defaults. */
 static void volatile_boards_load(void **state)
 {
 	struct board *pos = load_ok("boards/qemu-volatile.yaml", &test_paths);
-	struct board *neg = load_ok("boards/qemu-volatile-nobarrier.yaml", &test_paths);
+	struct board *neg = load_ok("boards/qemu-volatile-noflush.yaml", &test_paths);
 	struct board *plain = load_ok("boards/qemu.yaml", &test_paths);
 
 	(void)state;
@@ -286,7 +287,8 @@ static void volatile_boards_load(void **state)
 	assert_string_equal(neg->filesystems[0].name, "nvme-ext4");
 	assert_string_equal(neg->filesystems[0].options, "barrier=0");
 	assert_string_equal(neg->filesystems[1].options, "nobarrier");
-	assert_null(neg->filesystems[2].options);  /* xfs has no nobarrier any more */
+	assert_null(neg->filesystems[2].options);  /* xfs has no nobarrier any more: */
+	assert_non_null(strstr(neg->boot.cmdline, "rig.cache_type.sda=temporary_write_through"));
 	board_free(pos);
 	board_free(neg);
 	board_free(plain);
