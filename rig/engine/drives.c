@@ -8,6 +8,7 @@
 
 #include "engine/collect.h"
 #include "judge/drive_cache.h"
+#include "util/clock.h"
 
 static const struct board_qemu *qemu_of(const struct engine_ctx *ctx)
 {
@@ -21,6 +22,7 @@ void drives_mark(const struct engine_ctx *ctx, struct drive_marks *marks)
 	char path[4096];
 	struct stat st;
 
+	marks->since = wall_clock_seconds();
 	for (size_t i = 0; i < DRIVE_CACHE_MAX_DISKS; i++)
 		marks->offset[i] = -1;
 	for (size_t i = 0; q && i < q->n_disks && i < DRIVE_CACHE_MAX_DISKS; i++)
@@ -61,8 +63,19 @@ static int read_log(const char *path, long long mark, struct drive_cache_log *lo
 	return rc;
 }
 
+/* When the board began to freeze its user space (after its filesystems froze, before its
+ * devices suspended): the first such event since the mark; 0 when the console did not say. */
+static double tasks_freezing(const struct engine_ctx *ctx, double since)
+{
+	for (size_t i = 0; i < ctx->s->n_events; i++)
+		if (ctx->s->events[i].ev.kind == KEV_FREEZE_USER_BEGIN &&
+		    ctx->s->events[i].host_ts >= since)
+			return ctx->s->events[i].host_ts;
+	return 0;
+}
+
 static int collect_one(struct engine_ctx *ctx, struct results_cycle *cyc,
-		       const struct board_disk *d, long long mark, struct rig_err *err)
+		       const struct board_disk *d, long long mark, double since, struct rig_err *err)
 {
 	struct drive_cache_log log;
 	struct judgement j = { 0 };
@@ -72,11 +85,13 @@ static int collect_one(struct engine_ctx *ctx, struct results_cycle *cyc,
 	if (drive_cache_path(ctx->s->run_dir, d->id, "log", path, sizeof(path), err) < 0)
 		return -1;
 	drive_cache_log_init(&log);
+	drive_cache_log_split(&log, tasks_freezing(ctx, since));
 	rc = read_log(path, mark, &log, err);
 	if (rc == 0) {
-		session_say(ctx->s, "  drive %s: %lu flushes and %lu FUA writes on the way to sleep; "
-			    "%lu blocks unflushed when asked to sleep, %lu lost at the cut", d->id,
-			    log.after.flushes, log.after.fua_writes, log.dirty_at_mark, log.n_dirty);
+		session_say(ctx->s, "  drive %s: %lu flushes (%lu after the filesystems froze) and %lu "
+			    "FUA writes on the way to sleep; %lu blocks unflushed when asked to sleep, "
+			    "%lu lost at the cut", d->id, log.after.flushes, log.flushes_after_split,
+			    log.after.fua_writes, log.dirty_at_mark, log.n_dirty);
 		rc = collect_store(ctx, cyc, &j, judge_drive_cache(&j, d->id, &log, err), err);
 	}
 	drive_cache_log_free(&log);
@@ -90,7 +105,7 @@ int drives_collect(struct engine_ctx *ctx, struct results_cycle *cyc,
 
 	for (size_t i = 0; q && i < q->n_disks && i < DRIVE_CACHE_MAX_DISKS; i++)
 		if (q->disks[i].volatile_cache &&
-		    collect_one(ctx, cyc, &q->disks[i], marks->offset[i], err) < 0)
+		    collect_one(ctx, cyc, &q->disks[i], marks->offset[i], marks->since, err) < 0)
 			return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 struct drive_marks {
 	long long offset[DRIVE_CACHE_MAX_DISKS];  /* log size at the mark; -1: no log yet */
+	double since;                             /* the mark, wall clock (unix seconds) */
 };
 
 /* Note where each volatile drive's log stands now (nothing to do on other boards). */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void drive_cache_log_init(struct drive_cache_log *log)
 {
@@ -22,6 +23,27 @@ void drive_cache_log_mark(struct drive_cache_log *log)
 {
 	log->marked = true;
 	log->dirty_at_mark = log->n_dirty;
+}
+
+void drive_cache_log_split(struct drive_cache_log *log, double wall)
+{
+	log->split_at = wall;
+}
+
+/* "2026-12-04 16:59:31.758682 ..." in the host's local time, as unix seconds; 0 when absent. */
+static double stamp(const char *line)
+{
+	struct tm tm = { .tm_isdst = -1 };
+	double frac = 0;
+	const char *end = strptime(line, "%Y-%m-%d %H:%M:%S", &tm);
+	time_t t;
+
+	if (!end)
+		return 0;
+	if (*end == '.')
+		frac = strtod(end, NULL);
+	t = mktime(&tm);
+	return t == (time_t)-1 ? 0 : (double)t + frac;
 }
 
 /* The value of " key=" in line as a number (decimal or 0x hex); false when absent. */
@@ -116,6 +138,8 @@ static void flush_sent(struct drive_cache_log *log, const char *line)
 	uint64_t id;
 
 	counts(log)->flushes++;
+	if (log->marked && log->split_at > 0 && stamp(line) >= log->split_at)
+		log->flushes_after_split++;
 	if (!field(line, "id", &id) || log->n_pending == DRIVE_CACHE_PENDING) {
 		log->bad_lines++;
 		return;
@@ -194,6 +218,12 @@ int judge_drive_cache(struct judgement *j, const char *disk_id, const struct dri
 			  err) < 0 ||
 	    judge_measure(j, "drive_fua_writes_sleep", disk_id, (double)log->after.fua_writes,
 			  "writes", err) < 0 ||
+	    (log->split_at > 0 &&
+	     (judge_measure(j, "drive_flushes_freeze", disk_id,
+			    (double)(log->after.flushes - log->flushes_after_split), "flushes",
+			    err) < 0 ||
+	      judge_measure(j, "drive_flushes_devices", disk_id, (double)log->flushes_after_split,
+			    "flushes", err) < 0)) ||
 	    judge_measure(j, "drive_dirty_at_sleep", disk_id,
 			  (double)(log->marked ? log->dirty_at_mark : log->n_dirty), "blocks", err) < 0)
 		return -1;

@@ -33,6 +33,8 @@ struct drive_cache_log {
 	bool marked;
 	unsigned long dirty_at_mark;
 	struct drive_cache_counts before, after;     /* requests before and after the mark */
+	double split_at;                /* wall clock (unix s) splitting what follows the mark, 0 none */
+	unsigned long flushes_after_split;
 	unsigned long bad_lines;        /* request lines it could not read */
 };
 
@@ -42,11 +44,15 @@ void drive_cache_log_free(struct drive_cache_log *log);
 int drive_cache_log_feed(struct drive_cache_log *log, const char *line, struct rig_err *err);
 /* What follows happened after the mark. */
 void drive_cache_log_mark(struct drive_cache_log *log);
+/* Split the flushes after the mark at a wall-clock time (unix seconds; the log's stamps are the
+ * host's local time): the board froze its filesystems before it, suspended its devices after. */
+void drive_cache_log_split(struct drive_cache_log *log, double wall);
 
 /* Measurements of disk_id (stored under it as their subject): drive_flushes_boot (flushes from
  * power-on to the mark), drive_flushes_sleep and drive_fua_writes_sleep (from the mark to the
- * cut), drive_dirty_at_sleep (blocks unflushed at the mark) and drive_dirty_dropped (at the
- * cut). A log without its Connect line (the drive never served the board) gives none. */
+ * cut), with a split drive_flushes_freeze and drive_flushes_devices (before and after it),
+ * drive_dirty_at_sleep (blocks unflushed at the mark) and drive_dirty_dropped (at the cut). A
+ * log without its Connect line (the drive never served the board) gives none. */
 int judge_drive_cache(struct judgement *j, const char *disk_id, const struct drive_cache_log *log,
 		      struct rig_err *err);
 

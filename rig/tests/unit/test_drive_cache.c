@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "judge/drive_cache.h"
@@ -87,8 +88,46 @@ static void log_counts_dirty_blocks_and_flushes(void **state)
 	assert_true(measured(&j, "drive_fua_writes_sleep") == 1);
 	assert_true(measured(&j, "drive_dirty_at_sleep") == 1);
 	assert_true(measured(&j, "drive_dirty_dropped") == 3);
+	for (size_t i = 0; i < j.n_measurements; i++)   /* no split given: no split measured */
+		assert_null(strstr(j.measurements[i].name, "_freeze"));
 	judgement_free(&j);
 	drive_cache_log_free(&log);
+}
+
+/* Flushes after the mark split at a wall-clock time: those before it came with the filesystems'
+ * freeze, those after with the devices' suspend. The log's stamps are local time. */
+static void flushes_split_at_the_freeze(void **state)
+{
+	const char *lines[] = {
+		CONNECT,
+		"2026-12-04 16:59:40.100000 connection=1 Flush id=1 ...\n",
+		"2026-12-04 16:59:40.200000 connection=1 Flush id=2 ...\n",
+		"2026-12-04 16:59:41.500000 connection=1 Flush id=3 ...\n",
+		NULL,
+	};
+	struct tm split = { .tm_year = 126, .tm_mon = 11, .tm_mday = 4, .tm_hour = 16,
+			    .tm_min = 59, .tm_sec = 41, .tm_isdst = -1 };
+	struct drive_cache_log log;
+	struct judgement j = { 0 };
+	struct rig_err err = { 0 };
+
+	(void)state;
+	setenv("TZ", "Europe/Paris", 1);   /* not UTC: the stamps are read as local time */
+	tzset();
+	drive_cache_log_init(&log);
+	drive_cache_log_split(&log, (double)mktime(&split));
+	feed(&log, (const char *[]){ lines[0], lines[1], NULL });
+	drive_cache_log_mark(&log);
+	feed(&log, lines + 2);
+	assert_int_equal(log.after.flushes, 2);
+	assert_int_equal(log.flushes_after_split, 1);
+	assert_int_equal(judge_drive_cache(&j, "nvme0", &log, &err), 0);
+	assert_true(measured(&j, "drive_flushes_freeze") == 1);
+	assert_true(measured(&j, "drive_flushes_devices") == 1);
+	judgement_free(&j);
+	drive_cache_log_free(&log);
+	unsetenv("TZ");
+	tzset();
 }
 
 /* A flush that failed cleans nothing; a flush that returned cleans everything written before. */
@@ -365,6 +404,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(log_counts_dirty_blocks_and_flushes),
+		cmocka_unit_test(flushes_split_at_the_freeze),
 		cmocka_unit_test(failed_flush_cleans_nothing),
 		cmocka_unit_test(no_connect_no_measurement),
 		cmocka_unit_test(nbdkit_argv),
