@@ -110,47 +110,22 @@ static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct r
 	return 0;
 }
 
-/* The kernel command line: the board's, then each filesystem's mount options as
- * rig.mountopts.NAME=OPTIONS (image/storage.sh mounts with them). */
-static char *boot_cmdline(const struct board *board)
-{
-	char *line = strdup(board->boot.cmdline ? board->boot.cmdline : "");
-
-	for (size_t i = 0; line && i < board->n_filesystems; i++) {
-		const struct board_filesystem *fs = &board->filesystems[i];
-		char *longer;
-
-		if (!fs->options)
-			continue;
-		if (asprintf(&longer, "%s%srig.mountopts.%s=%s", line, *line ? " " : "", fs->name,
-			     fs->options) < 0)
-			longer = NULL;
-		free(line);
-		line = longer;
-	}
-	return line;
-}
-
+/* Only the qemu deploy has QEMU load the kernel; with another (tftp) the firmware boots it. */
 static int add_boot(struct qemu_argv *a, const struct board *board, struct rig_err *err)
 {
 	const struct board_boot *boot = &board->boot;
-	char *cmdline;
-	int rc;
 
-	if (!boot->kernel)
+	if (!boot->kernel || !board->deploy.backend || strcmp(board->deploy.backend, "qemu") != 0)
 		return 0;
 	if (qemu_argv_add(a, err, "-kernel") < 0 || qemu_argv_add(a, err, "%s", boot->kernel) < 0)
 		return -1;
 	if (boot->initrd && (qemu_argv_add(a, err, "-initrd") < 0 ||
 			     qemu_argv_add(a, err, "%s", boot->initrd) < 0))
 		return -1;
-	if (!(cmdline = boot_cmdline(board)))
-		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = *cmdline ? qemu_argv_add(a, err, "-append") : 0;
-	if (rc == 0 && *cmdline)
-		rc = qemu_argv_add(a, err, "%s", cmdline);
-	free(cmdline);
-	return rc;
+	if (boot->cmdline && (qemu_argv_add(a, err, "-append") < 0 ||
+			      qemu_argv_add(a, err, "%s", boot->cmdline) < 0))
+		return -1;
+	return 0;
 }
 
 /* The console is a unix socket QEMU serves; everything it carries also goes to a log file. */
