@@ -1,6 +1,8 @@
 /* Board rules that span several keys; single keys are checked by the schema while decoding. */
 #include "config/board_schema.h"
 
+#include "deploy/deploy.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -188,7 +190,7 @@ static int check_volatile_disks(const struct board *b, const struct ydoc *doc,
 }
 
 /* Mount options reach the board on the kernel command line the rig boots it with
- * (rig.mountopts.NAME=OPTIONS, image/storage.sh): only the qemu backend boots it. */
+ * (rig.mountopts.NAME=OPTIONS, image/storage.sh): only a deploy that sets it can. */
 static int check_mount_options(const struct board *b, const struct ydoc *doc,
 			       struct rig_err *err)
 {
@@ -200,9 +202,9 @@ static int check_mount_options(const struct board *b, const struct ydoc *doc,
 		if (!fs->options)
 			continue;
 		snprintf(key, sizeof(key), "filesystems[%zu].options", i);
-		if (!b->power.qemu)
-			return fail_at(doc, err, key, "needs power.backend qemu (the rig passes "
-				       "them on the kernel command line it boots)");
+		if (!deploy_can_set_cmdline(b))
+			return fail_at(doc, err, key, "needs a deploy that sets the kernel command "
+				       "line (the rig passes them on it)");
 		if (!plain_word(fs->options, ",=.:/+") || !plain_word(fs->name, ""))
 			return fail_at(doc, err, key, "one word of letters, digits and -_,=.:/+ "
 				       "(and a filesystem name of letters, digits, '-' and '_')");
@@ -212,11 +214,10 @@ static int check_mount_options(const struct board *b, const struct ydoc *doc,
 
 int board_check(const struct board *b, const struct ydoc *doc, struct rig_err *err)
 {
-	if (check_volatile_disks(b, doc, err) || check_mount_options(b, doc, err))
-		return -1;
 	if (check_backend_sections(b, doc, err) || check_backend_contents(b, doc, err) ||
 	    check_deploy(b, doc, err) || check_console(b, doc, err) ||
-	    check_wake_sources(b, doc, err))
+	    check_wake_sources(b, doc, err) || check_volatile_disks(b, doc, err) ||
+	    check_mount_options(b, doc, err))
 		return -1;
 	if (b->power.qemu && check_unique(doc, err, "power.qemu.disks", "id", disk_id, b,
 					  b->power.qemu->n_disks))

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deploy/deploy.h"
 #include "judge/drive_cache.h"
 #include "power/drive_cache.h"
 #include "power/qemu_args.h"
@@ -217,7 +218,7 @@ static void nbdkit_argv(void **state)
 }
 
 /* QEMU attaches a volatile disk through its nbdkit's socket, the others as files; mount options
- * ride on the kernel command line. */
+ * ride on the kernel command line of every boot (deploy_boot_cmdline), before its extras. */
 static void qemu_argv_with_volatile_disk(void **state)
 {
 	struct board_disk disks[] = {
@@ -232,9 +233,10 @@ static void qemu_argv_with_volatile_disk(void **state)
 	};
 	struct board b = { .name = "t", .power = { .backend = "qemu", .qemu = &q },
 			   .boot = { .kernel = "/k", .cmdline = "console=ttyS0" },
-			   .filesystems = fs, .n_filesystems = 2 };
+			   .deploy = { .backend = "qemu" }, .filesystems = fs, .n_filesystems = 2 };
 	struct rig_err err = { 0 };
 	struct qemu_argv a;
+	char *line;
 
 	(void)state;
 	assert_true(drive_cache_any(&q));
@@ -243,9 +245,14 @@ static void qemu_argv_with_volatile_disk(void **state)
 			       "file.server.path=/run/nbdkit-nvme0.sock,if=none,id=nvme0,"
 			       "cache=writeback") > 0);
 	assert_true(argv_index(&a, "file=/d/s.img,if=none,id=sata0,format=raw,cache=writeback") > 0);
-	assert_string_equal(a.argv[argv_index(&a, "-append") + 1],
-			    "console=ttyS0 rig.mountopts.nvme-ext4=barrier=0");
 	qemu_argv_free(&a);
+	assert_int_equal(deploy_boot_cmdline(&b, "noresume", &line, &err), 0);
+	assert_string_equal(line, "console=ttyS0 rig.mountopts.nvme-ext4=barrier=0 noresume");
+	free(line);
+	fs[0].options = NULL;
+	assert_int_equal(deploy_boot_cmdline(&b, NULL, &line, &err), 0);
+	assert_string_equal(line, "console=ttyS0");
+	free(line);
 	disks[0].volatile_cache = false;
 	assert_false(drive_cache_any(&q));
 }
