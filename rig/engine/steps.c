@@ -164,7 +164,8 @@ fail:
 static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 				const struct acks *acked, struct rig_err *err)
 {
-	if (board_prepare_base(ctx, err) < 0 || collect_after_failure(ctx, cyc, acked, err) < 0)
+	if (board_prepare_base(ctx, err) < 0 || session_check_boot_health(ctx->s, err) < 0 ||
+	    collect_after_failure(ctx, cyc, acked, err) < 0)
 		return -1;
 	return board_start_workloads(ctx, err);
 }
