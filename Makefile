@@ -7,9 +7,11 @@
 #   make image    build the QEMU board's initramfs        (image/README.md)
 #   make image-debian  the Debian board's disks (mmdebstrap trixie, systemd; image/debian/README.md)
 #   make rig      build out/bin/rig and the workloads
-#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
+#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (installs packages and
+#                 builds what is missing; 80 cycles, about 85 min; RUN_ARGS="--cycles 1": 8, ~9 min)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
-#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
+#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board;
+#                 installs missing packages first, like make run)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
 #   make check-debian  end-to-end on the Debian board (systemd, journald, systemctl suspend)
@@ -23,6 +25,17 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
+# `make run` and `make check` need the packages before anything else is read (pkg-config below
+# picks the GPIO backend): scripts/deps.sh --check installs what is missing as root, or stops at
+# once naming the packages and the command. Sub-makes inherit the answer.
+ifneq ($(filter run check,$(MAKECMDGOALS)),)
+ifndef RIG_DEPS_CHECKED
+ifneq ($(shell bash scripts/deps.sh --check >&2; echo $$?),0)
+$(error packages missing (see above))
+endif
+export RIG_DEPS_CHECKED := 1
+endif
+endif
 comma := ,
 OUT ?= $(CURDIR)/out
 export OUT
@@ -55,7 +68,7 @@ WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main
 
 .PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# //'
+	@sed -n '3,24p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
