@@ -69,6 +69,8 @@ run loss-knob1 tests/e2e/plans/power-cut.yaml
 check "no-loss knob 1: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
 check "no-loss knob 1: every writer verified" [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 6 ]
 check "no-loss knob 1: filesystems check clean" [ "$(verdicts "$RUN_ID" fsck fail)" -eq 0 ]
+check "no-loss knob 1: the power cut in s2idle passed (seen asleep, not a hang in phase suspend)" \
+    [ "$(sql "$db" "SELECT status FROM cycles WHERE run_id=$RUN_ID AND idx=2")" = "pass" ]
 check "no-loss knob 1: fio's verify-only pass found every fio-acknowledged block intact" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 8 ]
 check "no-loss knob 1: no fio verdict failed or could not run" \

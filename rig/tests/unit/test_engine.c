@@ -83,6 +83,7 @@ struct fake_dut {
 	size_t n_script;
 	bool script_used[64];
 	bool via_systemctl;             /* the suspend asked for was "... suspend" (systemctl) */
+	bool s2idle;                    /* the suspend asked for was s2idle: asleep until power off */
 	bool systemd_fails;             /* systemd reports that sleep as failed */
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
 	unsigned unhealthy_boot;        /* 1-based boot that loses an interrupt line; 0 = none */
@@ -169,6 +170,12 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 {
 	unsigned n = ++f->suspends;
 
+	/* s2idle: no S-state line; the debug line rig-dut asks for, then nothing until the power
+	 * is cut (kernel/power/suspend.c: s2idle_enter). */
+	if (f->s2idle)
+		return fake_kernel(f, "PM: suspend entry (s2idle)") < 0 ||
+		       fake_kernel(f, "Freezing user space processes completed (elapsed 0.001 seconds)") < 0 ||
+		       fake_kernel(f, "PM: suspend-to-idle") < 0 ? -1 : 0;
 	if (fake_kernel(f, "PM: suspend entry (deep)") < 0 ||
 	    fake_kernel(f, "PM: Syncing filesystems ... done.") < 0 ||
 	    fake_kernel(f, "Freezing user space processes") < 0)
@@ -302,6 +309,7 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		return fake_reply(f, seq, 0, "workloads=1\n");
 	if (strncmp(cmd, "rig-dut suspend ", 16) == 0) {
 		f->via_systemctl = strlen(cmd) > 8 && strcmp(cmd + strlen(cmd) - 8, " suspend") == 0;
+		f->s2idle = strncmp(cmd, "rig-dut suspend s2idle ", 23) == 0;
 		return fake_suspend(f, seq);
 	}
 	if (strcmp(cmd, "rig-dut trace-read") == 0)
@@ -497,6 +505,11 @@ static int setup_suspend(void **state)
 static int setup_systemctl(void **state)
 {
 	return setup_plan(state, DATA "suspend-systemctl.yaml");
+}
+
+static int setup_power_cut_s2idle(void **state)
+{
+	return setup_plan(state, DATA "power-cut-s2idle.yaml");
 }
 
 static int setup_hang(void **state)
@@ -864,6 +877,23 @@ static void test_unhealthy_reboot_is_an_infra_cycle(void **state)
 /* Its positive control: the same hang, a healthy reboot, a clean cycle 1 (see
  * test_hung_resume_reboots_and_goes_on). */
 
+/* A power cut in s2idle: the board is seen asleep by its "PM: suspend-to-idle" line (there is
+ * no S-state and no QEMU SUSPEND event), the power is cut and the board booted again; waiting
+ * for an S3 line instead was a hang in phase suspend (issue 13, 3 of 3). */
+static void test_power_cut_in_s2idle(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	run_engine(r);
+	assert_int_equal(r->fake.suspends, 1);
+	assert_int_equal(r->fake.connections, 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend s2idle external 0"), 1);
+	assert_int_equal(r->totals.hangs, 0);
+	assert_string_not_equal(cycle_status(r, 0, buf, sizeof(buf)), "hang");
+	assert_int_equal(events_of(r, 0, "suspend-entry"), 1);
+}
+
 static void test_stop_aborts_cycle_in_flight(void **state)
 {
 	struct run *r = *state;
@@ -1135,6 +1165,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unhealthy_first_boot_is_infra, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unhealthy_reboot_is_an_infra_cycle, setup_hang,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_power_cut_in_s2idle, setup_power_cut_s2idle,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stop_aborts_cycle_in_flight, setup_suspend,
 						teardown),
