@@ -79,50 +79,49 @@ static void test_clean_boot_is_healthy(void **state)
 	release(&r);
 }
 
-static void test_lost_interrupt_line_is_unhealthy(void **state)
+/* The log's boot is unhealthy through exactly these two lines, first to last. */
+static void assert_unhealthy(const char *log, const char *first, const char *second)
 {
 	struct replayed r = { 0 };
 	struct boot_health h;
+
+	replay(&r, log);
+	assert_false(judge_boot_health(r.ev, r.n, &h));
+	assert_int_equal(h.n_bad, 2);
+	assert_string_equal(h.lines[0], first);
+	assert_string_equal(h.lines[1], second);
+	release(&r);
+}
+
+static void test_lost_interrupt_line_is_unhealthy(void **state)
+{
+	struct boot_health h = { .n_bad = 2 };
 	char buf[512];
 
 	(void)state;
-	replay(&r, "boot-irq-nobody-cared.log");
-	assert_false(judge_boot_health(r.ev, r.n, &h));
-	assert_int_equal(h.n_bad, 2);
-	assert_string_equal(h.lines[0], "irq 10: nobody cared (try booting with the \"irqpoll\" option)");
-	assert_string_equal(h.lines[1], "Disabling IRQ #10");
+	assert_unhealthy("boot-irq-nobody-cared.log",
+			 "irq 10: nobody cared (try booting with the \"irqpoll\" option)",
+			 "Disabling IRQ #10");
+	h.lines[0] = "irq 10: nobody cared (try booting with the \"irqpoll\" option)";
+	h.lines[1] = "Disabling IRQ #10";
 	boot_health_describe(&h, buf, sizeof(buf));
 	assert_string_equal(buf, "boot unhealthy (2 console lines): irq 10: nobody cared (try booting "
 			    "with the \"irqpoll\" option) | Disabling IRQ #10");
-	release(&r);
 }
 
 static void test_soft_lockup_and_rcu_stall_are_unhealthy(void **state)
 {
-	struct replayed r = { 0 };
-	struct boot_health h;
-
 	(void)state;
-	replay(&r, "boot-soft-lockup.log");
-	assert_false(judge_boot_health(r.ev, r.n, &h));
-	assert_int_equal(h.n_bad, 2);
-	assert_string_equal(h.lines[0], "watchdog: BUG: soft lockup - CPU#0 stuck for 31s! [swapper/0:0]");
-	assert_string_equal(h.lines[1], "rcu: INFO: rcu_preempt self-detected stall on CPU");
-	release(&r);
+	assert_unhealthy("boot-soft-lockup.log",
+			 "watchdog: BUG: soft lockup - CPU#0 stuck for 31s! [swapper/0:0]",
+			 "rcu: INFO: rcu_preempt self-detected stall on CPU");
 }
 
 static void test_oops_and_panic_are_unhealthy(void **state)
 {
-	struct replayed r = { 0 };
-	struct boot_health h;
-
 	(void)state;
-	replay(&r, "boot-int3-oops.log");
-	assert_false(judge_boot_health(r.ev, r.n, &h));
-	assert_int_equal(h.n_bad, 2);
-	assert_string_equal(h.lines[0], "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI");
-	assert_string_equal(h.lines[1], "Kernel panic - not syncing: Fatal exception in interrupt");
-	release(&r);
+	assert_unhealthy("boot-int3-oops.log", "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI",
+			 "Kernel panic - not syncing: Fatal exception in interrupt");
 }
 
 /* Only the last boot counts: a power cycle after an unhealthy boot starts afresh... */
