@@ -1,9 +1,10 @@
 /* Boot health (judge/boot_health.h) over console logs of the QEMU board's boot
  * (rig/tests/data/console/boot-*.log): boot-clean.log is a real boot of the default board up to
- * its agent (the first boot of qemu-deep-reboot.log); the others are that boot with the lines
- * issue 13 quotes from failed runs spliced in where the kernel printed them (a lost NVMe
- * interrupt line without CONFIG_PCI_MSI, a soft lockup with an RCU stall on a starved host, the
- * int3 oops of multi-threaded TCG). */
+ * its agent (the first boot of qemu-deep-reboot.log); boot-int3-oops.log is a real boot of the
+ * board under multi-threaded TCG (tcg_thread: multi, 1 of 11 boots) that hit the text-patching
+ * race; the others are the clean boot with the lines issue 13 quotes from failed runs spliced in
+ * where the kernel printed them (a lost NVMe interrupt line without CONFIG_PCI_MSI, a soft lockup
+ * with an RCU stall on a starved host). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,7 +121,7 @@ static void test_soft_lockup_and_rcu_stall_are_unhealthy(void **state)
 static void test_oops_and_panic_are_unhealthy(void **state)
 {
 	(void)state;
-	assert_unhealthy("boot-int3-oops.log", "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI",
+	assert_unhealthy("boot-int3-oops.log", "Oops: int3: 0000 [#1] SMP",
 			 "Kernel panic - not syncing: Fatal exception in interrupt");
 }
 
