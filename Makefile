@@ -201,6 +201,7 @@ check-kernel: kernel image
 
 check-e2e: rig kernel image kernel-faults
 	bash tests/e2e/run.sh
+	bash tests/e2e/identity.sh   # the kernel judged is the kernel deployed; a stale one is exit 3
 
 check-bisect: rig kernel image
 	bash tests/bisect/run.sh

@@ -34,8 +34,11 @@ for t in "${tools[@]}"; do
 done
 # Debian's static busybox prefers its applets to PATH (FEATURE_PREFER_APPLETS): shell functions
 # make the real tools win in every script that sources /etc/rig/tools.sh.
+# The list is read whole first: under pipefail, `busybox --list | grep -q` fails whenever grep
+# exits before busybox has written everything (SIGPIPE), and the tool then silently lost its wrapper.
+applets=$("$busybox" --list)
 for t in "${tools[@]}"; do
-    if "$busybox" --list | grep -qx "$t"; then
+    if grep -qx "$t" <<<"$applets"; then
         printf '%s() { /usr/sbin/%s "$@"; }\n' "$t" "$t"
     fi
 done >"$stage/etc/rig/tools.sh"

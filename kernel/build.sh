@@ -21,6 +21,9 @@
 #
 # Results: out/kernels/<id>/{vmlinux,bzImage,config,System.map,meta.json}, out/kernel -> kernels/<id>.
 # The last line on stdout is the artefact directory.
+# Identity: the kernel release ends in -<id> (make LOCALVERSION, after the config's "-rig"), and
+# meta.json holds it ("version") with the GNU build-id of vmlinux ("build_id"): what a board's
+# `uname -r` and /sys/kernel/notes report, compared by the rig after every boot.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +68,8 @@ fi
 
 cc_version=$(gcc --version | head -n1)
 config_hash=$( { echo "$config_base"; cat "${fragments[@]}"; } | sha256sum | cut -c1-16)
-id=$(printf '%s\n' "$base_desc" "$series_hash" "$config_hash" "$cc_version" | sha256sum | cut -c1-12)
+# "identity=2": the release carries -<id> and meta.json the build-id (earlier builds had neither).
+id=$(printf '%s\n' "$base_desc" "$series_hash" "$config_hash" "$cc_version" identity=2 | sha256sum | cut -c1-12)
 tree=$out/build/$id
 art=$out/kernels/$id
 # A git source without a series keeps one work tree per source, moved from commit to commit like
@@ -79,7 +83,7 @@ log "build id $id: $base_desc, series $series_hash, config $config_hash"
 
 # Artefacts are named by every input: a pruned build, or a commit the moving tree has built
 # before, is already the answer.
-if [ -f "$art/meta.json" ] && [ -f "$art/bzImage" ] && { [ -n "$moving_tree" ] || [ ! -d "$tree" ]; }; then
+if [ -f "$art/meta.json" ] && [ -f "$art/bzImage" ] && jq -e '.build_id' "$art/meta.json" >/dev/null 2>&1 && { [ -n "$moving_tree" ] || [ ! -d "$tree" ]; }; then
     ln -sfn "kernels/$id" "$out/${KERNEL_LINK:-kernel}"
     log "reusing the earlier build $id ($(jq -r .version "$art/meta.json"))"
     echo "$art"
@@ -167,7 +171,9 @@ export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-"Thu Jan  1 00:00:00 UTC
 export KBUILD_BUILD_USER=suspend-rig KBUILD_BUILD_HOST=suspend-rig
 start=$(date +%s)
 log "building vmlinux and bzImage with $jobs jobs ($cc); log in $obj/build.log"
-if ! kmake CC="$cc" vmlinux bzImage >"$obj/build.log" 2>&1; then
+# LOCALVERSION (not CONFIG_LOCALVERSION): the config, and so every object and ccache entry, stays
+# the same; only what includes the release string is rebuilt when the id changes (a bisect step).
+if ! kmake CC="$cc" LOCALVERSION="-$id" vmlinux bzImage >"$obj/build.log" 2>&1; then
     grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || true
     die "kernel build failed: see $obj/build.log"
 fi
@@ -175,16 +181,19 @@ elapsed=$(( $(date +%s) - start ))
 
 # ---- artefacts ---------------------------------------------------------------------------
 version=$(cat "$obj/include/config/kernel.release")
+case $version in *"-$id") ;; *) die "kernel release $version does not end in -$id" ;; esac
+build_id=$(readelf -n "$obj/vmlinux" | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p' | head -n1)
+[ -n "$build_id" ] || die "vmlinux has no GNU build-id note (readelf -n $obj/vmlinux)"
 offsets=$("$here/offsets.sh" "$obj") || die "could not compute struct offsets for the rig's kprobes"
 mkdir -p "$art"
 cp "$obj/vmlinux" "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$art/"
 cp "$obj/.config" "$art/config"
-jq -n --arg id "$id" --arg version "$version" --arg base "$base_desc" --arg git_sha "$git_sha" \
+jq -n --arg id "$id" --arg version "$version" --arg build_id "$build_id" --arg base "$base_desc" --arg git_sha "$git_sha" \
       --arg series "${SERIES:-}" --arg series_hash "$series_hash" --arg freeze_series "$freeze_series" \
       --arg config_base "$config_base" --arg config_hash "$config_hash" --arg compiler "$cc_version" \
       --argjson build_seconds "$elapsed" --argjson offsets "$offsets" \
       --argjson fragments "$(printf '%s\n' "${fragments[@]##*/}" | jq -R . | jq -s .)" \
-      '{id:$id, version:$version, base:$base, git_sha:(if $git_sha=="" then null else $git_sha end),
+      '{id:$id, version:$version, build_id:$build_id, base:$base, git_sha:(if $git_sha=="" then null else $git_sha end),
         series:(if $series=="" then null else $series end), series_hash:$series_hash,
         freeze_series:$freeze_series, config_base:$config_base, config_fragments:$fragments,
         config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,

@@ -47,6 +47,10 @@ static int check_board(struct bisect_session *s, struct bisect_resources *r, str
 
 	if (rc == 0)
 		rc = plan_check_board(r->plan, board, err);
+	/* every candidate is deployed to the board: one that boots what it has would test the
+	 * same kernel for every commit and blame one of them */
+	if (rc == 0)
+		rc = cli_check_deploy(board, "rig bisect", true, s->args->append != NULL, err);
 	if (rc == 0)
 		rc = board_lock_acquire(board->name, NULL, &r->lock, err);
 	board_free(board);

@@ -100,6 +100,8 @@ static int boot_and_exec(const struct boot_args *a, struct board *board, const c
 	unsigned timeout = a->timeout ? a->timeout : board->timeouts.command;
 	int rc, failed = 0;
 
+	if (a->append && cli_check_deploy(board, "--append", false, true, err) < 0)
+		return RIG_EXIT_USAGE;
 	if (session_open(board, run_dir, stderr, &s, err) < 0)
 		return RIG_EXIT_INFRA;
 	rc = session_boot(s, a->append, board->timeouts.boot, err);

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deploy/deploy.h"
+
 void cli_paths_init(struct cli_paths *p)
 {
 	const char *top = getenv("RIG_TOP"), *out = getenv("OUT");
@@ -141,10 +143,28 @@ int cli_load_board(struct cli_paths *p, const char *arg, struct board **out, str
 	return board_load(path, &bp, out, err);
 }
 
+int cli_check_deploy(const struct board *board, const char *what, bool kernel, bool append,
+		     struct rig_err *err)
+{
+	const char *cannot = kernel && !deploy_can_set_kernel(board) ? "boot a kernel rig chooses" :
+			     append && !deploy_can_set_cmdline(board) ? "set the kernel command line" :
+			     NULL;
+
+	if (!cannot)
+		return 0;
+	return rig_err_set(err, RIG_EXIT_USAGE, "%s: board %s cannot %s: %s: deploy.backend is %s "
+			   "(the board boots what it has; boards/README.md, deploy:)", what,
+			   board->name, cannot, board->path ? board->path : "?", board->deploy.backend);
+}
+
 int cli_override_boot(struct board *board, const char *kernel_dir, const char *append,
 		      struct rig_err *err)
 {
 	char *joined;
+
+	if (cli_check_deploy(board, kernel_dir ? "--kernel" : "--append", kernel_dir != NULL,
+			     append != NULL, err) < 0)
+		return -1;
 
 	if (kernel_dir) {
 		if (asprintf(&joined, "%s/bzImage", kernel_dir) < 0)

@@ -35,6 +35,10 @@ int cli_load_known(const struct cli_paths *p, const char *arg, struct known_issu
 		   struct rig_err *err);
 /* Load the board named by arg with the placeholders of p. */
 int cli_load_board(struct cli_paths *p, const char *arg, struct board **out, struct rig_err *err);
+/* Refuse (RIG_EXIT_USAGE, naming what asked, the board file and its deploy backend) a kernel
+ * or command line of rig's choosing on a board whose deploy cannot boot it. */
+int cli_check_deploy(const struct board *board, const char *what, bool kernel, bool append,
+		     struct rig_err *err);
 /* --kernel DIR and --append ARGS (either may be NULL): boot DIR/bzImage, add ARGS to the
  * board's command line. */
 int cli_override_boot(struct board *board, const char *kernel_dir, const char *append,

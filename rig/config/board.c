@@ -25,7 +25,13 @@ static int decode_board(struct ydoc *doc, const struct board_paths *paths, struc
 	struct ydecoder dec;
 
 	ydecoder_init(&dec, doc, err);
-	if (yschema_decode(&dec, ydoc_root(doc), &board_schema, b) || board_check(b, doc, err))
+	if (yschema_decode(&dec, ydoc_root(doc), &board_schema, b))
+		return -1;
+	/* QEMU loads the kernel itself; any other board boots what it has unless deploy: says how */
+	if (!b->deploy.backend &&
+	    !(b->deploy.backend = strdup(strcmp(b->power.backend, "qemu") == 0 ? "qemu" : "none")))
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: out of memory", doc->file);
+	if (board_check(b, doc, err))
 		return -1;
 	/* The schema visits every string, so no field can be forgotten here. */
 	if (yschema_each_string(&board_schema, b, expand_one, (void *)paths))

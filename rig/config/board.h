@@ -58,6 +58,25 @@ struct board_power {
 	struct board_command *command;
 };
 
+/* How the kernel under test reaches the board (rig/deploy/deploy.h, boards/README.md). */
+struct board_deploy_tftp {
+	char *root;           /* the directory the lab's TFTP server serves */
+	char *format;         /* "ipxe" | "pxelinux" | "extlinux" */
+	char *config;         /* boot configuration, relative to root; NULL = the format's default */
+};
+
+struct board_deploy_command {
+	char *run;            /* the lab's script: run KERNEL INITRD DTB CMDLINE */
+	unsigned timeout_s;
+};
+
+struct board_deploy {
+	char *backend;        /* "qemu" | "tftp" | "command" | "none"; default qemu for a qemu power
+			       * backend, none otherwise */
+	struct board_deploy_tftp *tftp;
+	struct board_deploy_command *command;
+};
+
 struct board_console {
 	char *transport;      /* "socket" | "serial" | "pty" */
 	char *path;           /* socket path, /dev/ttyUSB0, /dev/pts/N */
@@ -68,6 +87,7 @@ struct board_console {
 struct board_boot {
 	char *kernel;
 	char *initrd;         /* optional */
+	char *dtb;            /* optional device tree (arm64 boards) */
 	char *cmdline;
 	char *ready_pattern;  /* console line that says the DUT agent is up */
 };
@@ -91,6 +111,7 @@ struct board {
 	struct board_boot boot;
 	struct board_console console;
 	struct board_power power;
+	struct board_deploy deploy;
 	char **sleep_states;  /* subset of s2idle, shallow, deep, disk */
 	size_t n_sleep_states;
 	char **wake_sources;  /* subset of rtc, qmp, button, serial */

@@ -48,9 +48,6 @@ static int check_backend_contents(const struct board *b, const struct ydoc *doc,
 	const struct board_gpiod *g = b->power.gpiod;
 	const struct board_command *c = b->power.command;
 
-	if (b->power.qemu && !b->boot.cmdline)
-		return ydoc_error(doc, err, ydoc_lookup_line(doc, "boot"), "boot.cmdline",
-				  "required key missing (the qemu backend boots the kernel itself)");
 	if (b->power.qemu && b->power.qemu->tcg_thread && strcmp(b->power.qemu->accel, "tcg") != 0)
 		return fail_at(doc, err, "power.qemu.tcg_thread", "given, but power.qemu.accel is "
 			       "not \"tcg\"");
@@ -59,6 +56,43 @@ static int check_backend_contents(const struct board *b, const struct ydoc *doc,
 	if (c && !c->on && !c->off && !c->cycle && !c->press && !c->reset)
 		return fail_at(doc, err, "power.command",
 			       "needs at least one of on, off, cycle, press, reset");
+	return 0;
+}
+
+/* The deploy backend's own section, and what it needs of boot: and power: (rig/deploy/). */
+static int check_deploy(const struct board *b, const struct ydoc *doc, struct rig_err *err)
+{
+	const char *backend = b->deploy.backend;
+	bool none = strcmp(backend, "none") == 0;
+	char what[160];
+
+	if (strcmp(backend, "tftp") != 0 && b->deploy.tftp)
+		return fail_at(doc, err, "deploy.tftp", "given, but deploy.backend is not \"tftp\"");
+	if (strcmp(backend, "command") != 0 && b->deploy.command)
+		return fail_at(doc, err, "deploy.command",
+			       "given, but deploy.backend is not \"command\"");
+	if ((strcmp(backend, "tftp") == 0 && !b->deploy.tftp) ||
+	    (strcmp(backend, "command") == 0 && !b->deploy.command)) {
+		snprintf(what, sizeof(what), "section missing: deploy.backend is \"%s\"", backend);
+		return ydoc_error(doc, err, ydoc_lookup_line(doc, "deploy.backend"), "deploy", "%s",
+				  what);
+	}
+	if (strcmp(backend, "qemu") == 0 && !b->power.qemu)
+		return fail_at(doc, err, "deploy.backend",
+			       "\"qemu\" needs power.backend qemu (QEMU loads the kernel itself)");
+	if (none && b->boot.kernel)
+		return fail_at(doc, err, "boot.kernel", "given, but deploy.backend is \"none\": the "
+			       "board boots what it has (choose tftp or command to deploy it)");
+	if (none && (b->boot.initrd || b->boot.dtb))
+		return fail_at(doc, err, b->boot.initrd ? "boot.initrd" : "boot.dtb",
+			       "given, but deploy.backend is \"none\": nothing deploys it");
+	if (!none && !b->boot.kernel && strcmp(backend, "qemu") != 0)
+		return ydoc_error(doc, err, ydoc_lookup_line(doc, "boot"), "boot.kernel",
+				  "required key missing (deploy.backend %s deploys it)", backend);
+	if (!none && !b->boot.cmdline)
+		return ydoc_error(doc, err, ydoc_lookup_line(doc, "boot"), "boot.cmdline",
+				  "required key missing (deploy.backend %s sets the kernel's command line)",
+				  backend);
 	return 0;
 }
 
@@ -129,7 +163,8 @@ static const char *filesystem_name(const struct board *b, size_t i)
 int board_check(const struct board *b, const struct ydoc *doc, struct rig_err *err)
 {
 	if (check_backend_sections(b, doc, err) || check_backend_contents(b, doc, err) ||
-	    check_console(b, doc, err) || check_wake_sources(b, doc, err))
+	    check_deploy(b, doc, err) || check_console(b, doc, err) ||
+	    check_wake_sources(b, doc, err))
 		return -1;
 	if (b->power.qemu && check_unique(doc, err, "power.qemu.disks", "id", disk_id, b,
 					  b->power.qemu->n_disks))

@@ -25,6 +25,8 @@ static const char *const qemu_machines[] = { "pc", "q35", NULL };
 static const char *const qemu_accels[] = { "tcg", "kvm", NULL };
 static const char *const tcg_threads[] = { "single", "multi", NULL };
 static const char *const inits[] = { "busybox", "systemd", NULL };
+static const char *const deploy_backends[] = { "qemu", "tftp", "command", "none", NULL };
+static const char *const tftp_formats[] = { "ipxe", "pxelinux", "extlinux", NULL };
 
 static const struct yfield disk_fields[] = {
 	STR("id", struct board_disk, id, .required = true),
@@ -92,6 +94,28 @@ static const struct yfield power_fields[] = {
 };
 static const struct yschema power_schema = YSCHEMA(power_fields, struct board_power);
 
+static const struct yfield deploy_tftp_fields[] = {
+	STR("root", struct board_deploy_tftp, root, .required = true),
+	STR("format", struct board_deploy_tftp, format, .required = true, .values = tftp_formats),
+	STR("config", struct board_deploy_tftp, config),
+};
+static const struct yschema deploy_tftp_schema = YSCHEMA(deploy_tftp_fields, struct board_deploy_tftp);
+
+static const struct yfield deploy_command_fields[] = {
+	STR("run", struct board_deploy_command, run, .required = true),
+	UINT("timeout_s", struct board_deploy_command, timeout_s, .dflt = 300,
+	     .zero_is_default = true, .min = 1, .max = 86400),
+};
+static const struct yschema deploy_command_schema =
+	YSCHEMA(deploy_command_fields, struct board_deploy_command);
+
+static const struct yfield deploy_fields[] = {
+	STR("backend", struct board_deploy, backend, .values = deploy_backends),
+	SUB("tftp", YF_MAPPING_PTR, struct board_deploy, tftp, deploy_tftp_schema),
+	SUB("command", YF_MAPPING_PTR, struct board_deploy, command, deploy_command_schema),
+};
+static const struct yschema deploy_schema = YSCHEMA(deploy_fields, struct board_deploy);
+
 static const struct yfield console_fields[] = {
 	STR("transport", struct board_console, transport, .required = true, .values = transports),
 	STR("path", struct board_console, path),
@@ -104,6 +128,7 @@ static const struct yschema console_schema = YSCHEMA(console_fields, struct boar
 static const struct yfield boot_fields[] = {
 	STR("kernel", struct board_boot, kernel),
 	STR("initrd", struct board_boot, initrd),
+	STR("dtb", struct board_boot, dtb),
 	STR("cmdline", struct board_boot, cmdline),
 	STR("ready_pattern", struct board_boot, ready_pattern, .dflt_str = "@@RIG@@ agent ready"),
 };
@@ -137,6 +162,7 @@ static const struct yfield board_fields[] = {
 	SUB("boot", YF_MAPPING, struct board, boot, boot_schema),
 	SUB("console", YF_MAPPING, struct board, console, console_schema, .required = true),
 	SUB("power", YF_MAPPING, struct board, power, power_schema, .required = true),
+	SUB("deploy", YF_MAPPING, struct board, deploy, deploy_schema),
 	{ .key = "sleep", .kind = YF_MAPPING, .offset = 0, .schema = &sleep_schema },
 	{ .key = "filesystems", .kind = YF_MAPPING_LIST, .offset = offsetof(struct board, filesystems),
 	  .count_offset = offsetof(struct board, n_filesystems), .schema = &filesystem_schema },

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "deploy/deploy.h"
+
 static unsigned pick(unsigned plan_value, unsigned board_value)
 {
 	return plan_value ? plan_value : board_value;
@@ -119,12 +121,12 @@ static int check_step(const struct step_ctx *c)
 	case STEP_SUSPEND:
 		return check_suspend(c);
 	case STEP_HIBERNATE:
-		/* The image is discarded by booting with noresume: only the qemu backend starts the
-		 * kernel itself and can add it; a real board would restore the image instead. */
-		if (!s->u.hibernate.resume && !c->board->power.qemu)
+		/* The image is discarded by booting with noresume: only a board whose deploy sets
+		 * the command line can add it; any other would restore the image instead. */
+		if (!s->u.hibernate.resume && !deploy_can_set_cmdline(c->board))
 			return step_error(c, "resume", "\"no\" needs a board whose kernel command line "
-					  "rig controls (qemu): it boots once with noresume to discard "
-					  "the image");
+					  "rig sets (deploy qemu, tftp or command; this board's deploy "
+					  "is none): it boots once with noresume to discard the image");
 		return need_sleep_state(c, "resume", "disk") || need_systemd(c, s->u.hibernate.via);
 	case STEP_POWER_CUT:
 		if (!can_cut_power(c->board))

@@ -17,6 +17,17 @@ static int read_identity(struct engine_ctx *ctx, struct rig_err *err)
 	ctx->st.knob_freeze_filesystems = id.knob_freeze_filesystems;
 	ctx->st.knob_sync_on_suspend = id.knob_sync_on_suspend;
 	snprintf(ctx->st.boot_id, sizeof(ctx->st.boot_id), "%s", id.boot_id);
+	snprintf(ctx->st.build_id, sizeof(ctx->st.build_id), "%s", id.build_id);
+	if (ctx->want.version[0]) {
+		char why[320];
+
+		/* no cycle is judged on a kernel other than the one under test */
+		if (identity_judge(&ctx->want, &id, why, sizeof(why)) < 0) {
+			ctx->wrong_kernel = true;
+			return rig_err_set(err, RIG_EXIT_INFRA, "wrong kernel: %s (%s)", why,
+					   ctx->opts->kernel_meta_path);
+		}
+	}
 	return 0;
 }
 
@@ -67,8 +78,10 @@ int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err)
 	if (read_identity(ctx, err) < 0 || board_apply_knobs(ctx, err) < 0 ||
 	    dut_trace_setup(ctx->s, ctx->t.command, ctx->s_id_offset, err) < 0)
 		return -1;
-	session_say(ctx->s, "board: kernel %s freeze_filesystems=%d sync_on_suspend=%d",
-		    ctx->st.kernel_version, ctx->st.knob_freeze_filesystems,
+	session_say(ctx->s, "board: kernel %s build-id %s (%s) freeze_filesystems=%d sync_on_suspend=%d",
+		    ctx->st.kernel_version, ctx->st.build_id[0] ? ctx->st.build_id : "none",
+		    ctx->want.version[0] ? "the deployed one" : "not checked: no meta.json",
+		    ctx->st.knob_freeze_filesystems,
 		    ctx->st.knob_sync_on_suspend);
 	return 0;
 }

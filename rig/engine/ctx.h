@@ -12,6 +12,7 @@
 #include "results/cycle.h"
 #include "results/db.h"
 #include "judge/fio.h"
+#include "judge/identity.h"
 #include "judge/judge.h"
 #include "judge/window.h"
 
@@ -20,6 +21,7 @@ struct board_state {              /* what the board said after its last boot */
 	int knob_freeze_filesystems;  /* -1 = absent (a kernel without the series) */
 	int knob_sync_on_suspend;
 	char boot_id[64];
+	char build_id[72];            /* GNU build-id of the running kernel; "" = not reported */
 };
 
 struct engine_ctx {
@@ -31,6 +33,8 @@ struct engine_ctx {
 	int64_t run_id;
 	struct board_timeouts t;      /* board timeouts with the plan's overrides */
 	struct board_state st;
+	struct kernel_identity want;  /* the deployed kernel's (meta.json); version "" = unknown */
+	bool wrong_kernel;            /* the board booted another kernel: the run ends (exit 3) */
 	long s_id_offset;             /* struct super_block.s_id, -1 unknown */
 	struct plan_knob knob;        /* what the plan last asked for */
 	char *owner_pending;          /* a filesystem frozen from userspace before the next suspend */

@@ -38,6 +38,8 @@ static int begin_run(struct engine_ctx *ctx, const char *meta_text, struct rig_e
 		.plan = ctx->plan->name,
 		.plan_file = ctx->plan->path,
 		.kernel_version = ctx->st.kernel_version[0] ? ctx->st.kernel_version : NULL,
+		.kernel_build_id = ctx->st.build_id[0] ? ctx->st.build_id : NULL,
+		.deploy = ctx->board->deploy.backend,
 		.kernel_meta = meta_text,
 		.knob_freeze_filesystems = knob_of(ctx->st.knob_freeze_filesystems),
 		.knob_sync_on_suspend = knob_of(ctx->st.knob_sync_on_suspend),
@@ -66,6 +68,7 @@ static struct results_cycle *new_cycle(struct engine_ctx *ctx, const struct step
 		.knob_freeze_filesystems = knob_of(ctx->st.knob_freeze_filesystems),
 		.knob_sync_on_suspend = knob_of(ctx->st.knob_sync_on_suspend),
 		.kernel_version = ctx->st.kernel_version,
+		.kernel_build_id = ctx->st.build_id,
 		.console_from = -1,
 	};
 
@@ -153,6 +156,8 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	}
 	session_say(ctx->s, "  cycle %u: %s", ctx->cycle_no, results_cycle_status_name(cyc->status));
 	results_cycle_free(cyc);
+	if (rc < 0 && ctx->wrong_kernel)
+		return -1;   /* a wrong kernel stays wrong: no retry judges it */
 	if (rc < 0 && ctx->totals->infra >= 3)
 		return -1;   /* three infrastructure failures: the board is not usable */
 	if (rc < 0 && power_check(ctx->s->power, err) < 0)
@@ -231,6 +236,20 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	plan_timeouts(plan, board, &ctx.t);
 	ctx.cycle_total = cycles * action_steps(plan);
 	totals->cycles = ctx.cycle_total;
+	if (opts->kernel_meta_path && !meta_text) {
+		rig_err_set(err, RIG_EXIT_INFRA, "kernel meta %s: not readable JSON",
+			    opts->kernel_meta_path);
+		return RIG_EXIT_INFRA;
+	}
+	if (meta_text) {
+		char why[200];
+
+		if (identity_from_meta(meta_text, &ctx.want, why, sizeof(why)) < 0) {
+			rig_err_set(err, RIG_EXIT_INFRA, "%s: %s", opts->kernel_meta_path, why);
+			free(meta_text);
+			return RIG_EXIT_INFRA;
+		}
+	}
 	if (session_open(board, opts->run_dir, opts->progress, &ctx.s, err) < 0) {
 		free(meta_text);
 		return RIG_EXIT_INFRA;

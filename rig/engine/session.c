@@ -82,7 +82,12 @@ int session_open(struct board *board, const char *run_dir, FILE *progress, struc
 	s->progress = progress;
 	snprintf(s->run_dir, sizeof(s->run_dir), "%s", run_dir);
 	snprintf(s->console_log, sizeof(s->console_log), "%s/console.log", run_dir);
+	if (deploy_open(board, run_dir, &s->deploy, err) < 0) {
+		free(s);
+		return -1;
+	}
 	if (power_open(board, run_dir, &s->power, err) < 0) {
+		deploy_close(s->deploy);
 		free(s);
 		return -1;
 	}
@@ -112,6 +117,7 @@ void session_close(struct session *s)
 	if (s->power && session_power_off(s, &ignored) < 0 && s->progress)
 		session_say(s, "warning: power off at the end failed: %s", ignored.msg);
 	power_close(s->power);
+	deploy_close(s->deploy);
 	session_events_free(s->events, s->n_events);
 	free(s);
 }
@@ -132,9 +138,16 @@ static int power_on_with_cmdline(struct session *s, const char *extra, struct ri
 	char *joined = NULL;
 	int rc;
 
+	/* the board is off: the kernel and this boot's command line go where it boots them from */
+	if (deploy_prepare(s->deploy, extra, err) < 0)
+		return -1;
+	if (strcmp(s->deploy->ops->name, "qemu") != 0)
+		session_say(s, "deployed the kernel by %s (%s)", s->deploy->ops->name,
+			    s->deploy->log_path);
 	if (extra && *extra) {
-		if (asprintf(&joined, "%s %s", saved ? saved : "", extra) < 0)
-			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+		/* the qemu deploy: QEMU reads board->boot while it starts (power/qemu_args.c) */
+		if (deploy_cmdline(saved, extra, &joined, err) < 0)
+			return -1;
 		s->board->boot.cmdline = joined;
 	}
 	rc = power_on(s->power, err);

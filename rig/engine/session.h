@@ -11,6 +11,7 @@
 #include "console/agent_reply.h"
 #include "console/console.h"
 #include "console/events.h"
+#include "deploy/deploy.h"
 #include "judge/acks.h"
 #include "judge/judge.h"
 #include "power/power.h"
@@ -21,6 +22,7 @@ struct session {
 	char run_dir[512];
 	char console_log[600];
 	struct power *power;
+	struct deploy *deploy;         /* puts the kernel under test where the board boots it from */
 	struct console *console;
 	struct acks acks;
 	struct judge_event *events;  /* since the last session_events_drain() */
@@ -38,8 +40,8 @@ int session_open(struct board *board, const char *run_dir, FILE *progress, struc
 /* Powers off (a QEMU board's process ends) and frees. */
 void session_close(struct session *s);
 
-/* Power on (extra_cmdline appended to the board's kernel command line for this boot, may be
- * NULL), attach the console, start the CPUs, wait for the agent. A timeout is a hang in phase
+/* Deploy the kernel with extra_cmdline appended to the board's command line for this boot (may
+ * be NULL; a board whose deploy cannot set it refuses one), power on, attach the console, start the CPUs, wait for the agent. A timeout is a hang in phase
  * "boot": returns 1. 0 = agent ready, -1 = infrastructure error. */
 int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_s,
 		 struct rig_err *err);

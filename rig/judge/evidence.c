@@ -19,6 +19,7 @@ int ev_parse_identity(const char *line, struct ev_identity *out)
 	out->knob_freeze_filesystems = (int)kv_long(line, "freeze_filesystems", -1);
 	out->knob_sync_on_suspend = (int)kv_long(line, "sync_on_suspend", -1);
 	kv_get(line, "boot_id", out->boot_id, sizeof(out->boot_id));
+	kv_get(line, "build_id", out->build_id, sizeof(out->build_id));
 	return 0;
 }
 

@@ -43,12 +43,14 @@
 #define EV_FILESYSTEMS_MAX 16
 #define EV_LINE_MAX 640
 
-/* rig-dut info: "kernel=... freeze_filesystems=0|1|absent sync_on_suspend=... boot_id=..." */
+/* rig-dut info: "kernel=... freeze_filesystems=0|1|absent sync_on_suspend=... boot_id=...
+ * build_id=..." */
 struct ev_identity {
 	char kernel[64];
 	int knob_freeze_filesystems;    /* -1: absent (a kernel without the series) */
 	int knob_sync_on_suspend;
 	char boot_id[64];
+	char build_id[72];              /* GNU build-id of the running kernel (hex); "" unknown */
 };
 
 /* -1 when the line names no kernel. */

@@ -117,9 +117,12 @@ static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct r
 	return 0;
 }
 
-static int add_boot(struct qemu_argv *a, const struct board_boot *boot, struct rig_err *err)
+/* Only the qemu deploy has QEMU load the kernel; with another (tftp) the firmware boots it. */
+static int add_boot(struct qemu_argv *a, const struct board *board, struct rig_err *err)
 {
-	if (!boot->kernel)
+	const struct board_boot *boot = &board->boot;
+
+	if (!boot->kernel || !board->deploy.backend || strcmp(board->deploy.backend, "qemu") != 0)
 		return 0;
 	if (add(a, err, "-kernel") < 0 || add(a, err, "%s", boot->kernel) < 0)
 		return -1;
@@ -221,7 +224,7 @@ int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_
 				   board->name ? board->name : "?");
 	if (qemu_qmp_path(board, run_dir, qmp, sizeof(qmp), err) < 0)
 		goto fail;
-	if (add_machine(out, q, err) < 0 || add_boot(out, &board->boot, err) < 0 ||
+	if (add_machine(out, q, err) < 0 || add_boot(out, board, err) < 0 ||
 	    add(out, err, "-display") < 0 || add(out, err, "none") < 0 ||
 	    add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
 	    add(out, err, "-qmp") < 0 ||

@@ -52,6 +52,8 @@ struct results_cycle *results_cycle_begin(int64_t run_id, const struct results_c
 	c->step_kind = copy(info->step_kind, &ok);
 	c->step_desc = copy(info->step_desc, &ok);
 	c->kernel_version = copy(info->kernel_version, &ok);
+	c->kernel_build_id = copy(info->kernel_build_id && *info->kernel_build_id ?
+				  info->kernel_build_id : NULL, &ok);
 	c->status = RESULTS_CYCLE_ABORTED;
 	c->started_at = info->started_at > 0 ? info->started_at : results_now();
 	c->ended_at = NAN;
@@ -211,6 +213,7 @@ void results_cycle_free(struct results_cycle *cycle)
 	free(cycle->step_desc);
 	free(cycle->hang_phase);
 	free(cycle->kernel_version);
+	free(cycle->kernel_build_id);
 	free(cycle->console_tail);
 	free(cycle);
 }

@@ -68,6 +68,7 @@ struct results_cycle_info {
 	enum results_knob knob_freeze_filesystems;
 	enum results_knob knob_sync_on_suspend;
 	const char *kernel_version;
+	const char *kernel_build_id;       /* GNU build-id the board reported; NULL/"" unknown */
 	int64_t console_from;                      /* offset into the run's console log; -1 = unknown */
 };
 
@@ -83,6 +84,7 @@ struct results_cycle {
 	enum results_knob knob_freeze_filesystems;
 	enum results_knob knob_sync_on_suspend;
 	char *kernel_version;
+	char *kernel_build_id;
 	int64_t console_from, console_to;          /* -1 = unknown */
 	char *console_tail;
 

@@ -4,11 +4,11 @@
 
 static const char insert_cycle_sql[] =
 	"INSERT INTO cycles (run_id, idx, step_kind, step_desc, status, hang_phase, started_at,"
-	" ended_at, knob_freeze_filesystems, knob_sync_on_suspend, kernel_version, console_from,"
-	" console_to, console_tail)"
+	" ended_at, knob_freeze_filesystems, knob_sync_on_suspend, kernel_version, kernel_build_id,"
+	" console_from, console_to, console_tail)"
 	" VALUES (:run_id, :idx, :step_kind, :step_desc, :status, :hang_phase, :started_at,"
-	" :ended_at, :knob_ff, :knob_sos, :kernel_version, :console_from, :console_to,"
-	" :console_tail)";
+	" :ended_at, :knob_ff, :knob_sos, :kernel_version, :kernel_build_id, :console_from,"
+	" :console_to, :console_tail)";
 
 static const char insert_verdict_sql[] =
 	"INSERT INTO verdicts (cycle_id, name, filesystem, result, known_issue, detail,"
@@ -57,6 +57,7 @@ static int write_cycle_row(struct results_db *db, const struct results_cycle *c,
 	results_bind_knob(&b, ":knob_ff", c->knob_freeze_filesystems);
 	results_bind_knob(&b, ":knob_sos", c->knob_sync_on_suspend);
 	results_bind_text(&b, ":kernel_version", c->kernel_version);
+	results_bind_text(&b, ":kernel_build_id", c->kernel_build_id);
 	results_bind_offset(&b, ":console_from", c->console_from);
 	results_bind_offset(&b, ":console_to", c->console_to);
 	results_bind_text(&b, ":console_tail", c->console_tail);

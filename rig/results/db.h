@@ -46,6 +46,8 @@ struct results_run_info {
 	const char *lava_job_id;
 	const char *lava_server;           /* base URL the job was fetched from; NULL: from a file */
 	const char *kernel_version;
+	const char *kernel_build_id;       /* GNU build-id the board reported (rig-dut info) */
+	const char *deploy;                /* the board's deploy backend (qemu, tftp, command, none) */
 	const char *kernel_meta;           /* the build's meta.json text; must be valid JSON or NULL */
 	const char *kernel_sha;
 	const char *freeze_series;

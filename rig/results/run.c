@@ -41,10 +41,11 @@ static const char *host_name(const char *given, char *buf, size_t len)
 
 static const char insert_run_sql[] =
 	"INSERT INTO runs (board, board_file, plan, plan_file, source, lava_job_id, lava_server, night,"
-	" kernel_version, kernel_meta, kernel_sha, freeze_series, knob_freeze_filesystems,"
-	" knob_sync_on_suspend, started_at, status, console_log, host, rig_version)"
+	" kernel_version, kernel_build_id, deploy, kernel_meta, kernel_sha, freeze_series,"
+	" knob_freeze_filesystems, knob_sync_on_suspend, started_at, status, console_log, host,"
+	" rig_version)"
 	" VALUES (:board, :board_file, :plan, :plan_file, :source, :lava_job_id, :lava_server, :night,"
-	" :kernel_version, :kernel_meta, :kernel_sha, :freeze_series, :knob_ff, :knob_sos,"
+	" :kernel_version, :kernel_build_id, :deploy, :kernel_meta, :kernel_sha, :freeze_series, :knob_ff, :knob_sos,"
 	" :started_at, 'running', :console_log, :host, :rig_version)";
 
 static void bind_run(struct results_binder *b, const struct results_run_info *info,
@@ -59,6 +60,8 @@ static void bind_run(struct results_binder *b, const struct results_run_info *in
 	results_bind_text(b, ":lava_server", info->lava_server);
 	results_bind_text(b, ":night", night);
 	results_bind_text(b, ":kernel_version", info->kernel_version);
+	results_bind_text(b, ":kernel_build_id", info->kernel_build_id);
+	results_bind_text(b, ":deploy", info->deploy);
 	results_bind_text(b, ":kernel_meta", info->kernel_meta);
 	results_bind_text(b, ":kernel_sha", info->kernel_sha);
 	results_bind_text(b, ":freeze_series", info->freeze_series);

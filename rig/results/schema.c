@@ -140,9 +140,21 @@ static const char schema_v2[] =
 	"CREATE UNIQUE INDEX runs_lava_job ON runs(ifnull(lava_server, ''), lava_job_id)"
 	" WHERE lava_job_id IS NOT NULL;";
 
+/*
+ * Version 3: the identity of the kernel the board ran (kernel/build.sh's meta.json "build_id", as
+ * the board reported it after booting: rig-dut info) on runs and cycles, and the board's deploy
+ * backend (boards/README.md, deploy:) on runs. NULL for runs stored before, and for a board that
+ * did not report one.
+ */
+static const char schema_v3[] =
+	"ALTER TABLE runs ADD COLUMN kernel_build_id TEXT;"
+	"ALTER TABLE runs ADD COLUMN deploy TEXT;"
+	"ALTER TABLE cycles ADD COLUMN kernel_build_id TEXT;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
+	schema_v3,
 };
 
 const size_t results_schema_n_migrations =

@@ -16,6 +16,25 @@ mkdir -p "$STATE"
 
 fs_lines() { echo "$RIG_FILESYSTEMS" | while read -r n t d m; do [ -n "$n" ] && echo "$n $t $d $m"; done; }
 
+# build_id FILE — the GNU build-id (hex) among the ELF notes of FILE: /sys/kernel/notes holds the
+# running kernel's, the one `readelf -n vmlinux` shows (kernel/build.sh records it in meta.json).
+build_id() {
+    od -An -v -tx1 "$1" 2>/dev/null | tr -s ' \n' '\n\n' | grep . | awk '
+        { b[n++] = $1 }
+        function le(i) { return hex(b[i]) + 256 * hex(b[i+1]) + 65536 * hex(b[i+2]) + 16777216 * hex(b[i+3]) }
+        function hex(h,   v, k) { v = 0; for (k = 1; k <= length(h); k++) v = v * 16 + index("0123456789abcdef", substr(h, k, 1)) - 1; return v }
+        END {
+            i = 0
+            while (i + 12 <= n) {
+                nsz = le(i); dsz = le(i + 4); type = le(i + 8); i += 12
+                name = ""; for (k = 0; k < nsz - 1; k++) name = name sprintf("%c", hex(b[i + k]))
+                i += int((nsz + 3) / 4) * 4
+                if (name == "GNU" && type == 3) { s = ""; for (k = 0; k < dsz; k++) s = s b[i + k]; print s; exit }
+                i += int((dsz + 3) / 4) * 4
+            }
+        }'
+}
+
 cmd_info() {
     knob=absent sync=absent
     [ -r /sys/power/freeze_filesystems ] && knob=$(cat /sys/power/freeze_filesystems)
@@ -23,7 +42,8 @@ cmd_info() {
     echo "kernel=$(uname -r) freeze_filesystems=$knob sync_on_suspend=$sync" \
          "states=$(tr ' ' ',' </sys/power/state) mem_sleep=$(tr ' ' ',' </sys/power/mem_sleep)" \
          "disk=$(tr ' ' ',' </sys/power/disk 2>/dev/null)" \
-         "boot_id=$(cat /proc/sys/kernel/random/boot_id)"
+         "boot_id=$(cat /proc/sys/kernel/random/boot_id)" \
+         "build_id=$(build_id /sys/kernel/notes)"
 }
 
 # knob NAME VALUE — freeze_filesystems or sync_on_suspend; prints the value read back.

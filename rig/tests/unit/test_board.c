@@ -68,6 +68,7 @@ static void qemu_board_loads(void **state)
 	(void)state;
 	assert_string_equal(b->name, "qemu");
 	assert_string_equal(b->power.backend, "qemu");
+	assert_string_equal(b->deploy.backend, "qemu");   /* the default for a QEMU board */
 	assert_non_null(q);
 	assert_null(b->power.gpiod);
 	assert_null(b->power.command);
@@ -206,6 +207,9 @@ static void defaults_fill_what_is_not_written(void **state)
 	assert_null(g->socket);
 	assert_null(b->boot.kernel);
 	assert_null(b->boot.cmdline);
+	assert_string_equal(b->deploy.backend, "none");   /* a real board boots what it has */
+	assert_null(b->deploy.tftp);
+	assert_null(b->deploy.command);
 	assert_string_equal(b->boot.ready_pattern, "@@RIG@@ agent ready");
 	assert_int_equal(b->timeouts.boot, 180);
 	assert_int_equal(b->timeouts.command, 60);
@@ -241,6 +245,8 @@ static void laptop_example_loads(void **state)
 	assert_true(has(b->wake_sources, b->n_wake_sources, "button"));
 	assert_true(b->n_filesystems > 0);
 	assert_non_null(strstr(b->filesystems[0].device, "nvme"));
+	assert_string_equal(b->deploy.backend, "tftp");
+	assert_string_equal(b->deploy.tftp->format, "ipxe");
 	board_free(b);
 }
 
@@ -259,6 +265,21 @@ static void devboard_example_loads(void **state)
 		sata |= strstr(b->filesystems[i].device, "/dev/sd") != NULL;
 	}
 	assert_true(nvme && sata);
+	board_free(b);
+}
+
+static void tftp_deploy_loads(void **state)
+{
+	struct board *b = load_ok("rig/tests/data/boards/deploy-tftp-gpiod.yaml", &test_paths);
+
+	(void)state;
+	assert_string_equal(b->deploy.backend, "tftp");
+	assert_non_null(b->deploy.tftp);
+	assert_string_equal(b->deploy.tftp->root, "/r/run/tftp");   /* placeholders expanded */
+	assert_string_equal(b->deploy.tftp->format, "ipxe");
+	assert_null(b->deploy.tftp->config);
+	assert_null(b->deploy.command);
+	assert_string_equal(b->boot.kernel, "/o/out/kernel/bzImage");
 	board_free(b);
 }
 
@@ -306,6 +327,13 @@ static const struct bad_case bad_cases[] = {
 	{ "quoted-number.yaml", "console.baud", "the quoted string \"9600\"" },
 	{ "tcg-thread-on-kvm.yaml", "power.qemu.tcg_thread", "given, but power.qemu.accel is not" },
 	{ "bad-tcg-thread.yaml", "power.qemu.tcg_thread", "expected one of single, multi, got \"two\"" },
+	{ "deploy-missing-section.yaml", "deploy", "section missing: deploy.backend is \"tftp\"" },
+	{ "deploy-qemu-on-gpiod.yaml", "deploy.backend", "needs power.backend qemu" },
+	{ "deploy-none-with-kernel.yaml", "boot.kernel", "deploy.backend is \"none\"" },
+	{ "deploy-bad-format.yaml", "deploy.tftp.format",
+	  "expected one of ipxe, pxelinux, extlinux, got \"grub\"" },
+	{ "deploy-command-no-run.yaml", "deploy.command.run", "required key missing" },
+	{ "deploy-tftp-no-kernel.yaml", "boot.kernel", "required key missing (deploy.backend tftp" },
 };
 
 static void bad_board_fails_at_its_line(void **state)
@@ -333,6 +361,7 @@ int main(void)
 {
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(qemu_board_loads),
+		cmocka_unit_test(tftp_deploy_loads),
 		cmocka_unit_test(every_key_lands_in_its_field),
 		cmocka_unit_test(placeholders_stay_without_paths),
 		cmocka_unit_test(placeholder_expand_handles_edges),

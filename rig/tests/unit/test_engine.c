@@ -90,6 +90,7 @@ struct fake_dut {
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
 	const char *die_on_command;     /* the console dies when this command first arrives */
+	const char *build_id;           /* what rig-dut info reports from /sys/kernel/notes */
 	bool died;
 	volatile sig_atomic_t *stop;
 
@@ -293,8 +294,8 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 	if (strcmp(cmd, "rig-dut info") == 0) {
 		snprintf(out, sizeof(out),
 			 "kernel=7.3.4-rig freeze_filesystems=%d sync_on_suspend=1 states=freeze,mem,disk "
-			 "mem_sleep=s2idle,[deep] disk=[shutdown] boot_id=fake-%u\n",
-			 f->knob_freeze, f->connections);
+			 "mem_sleep=s2idle,[deep] disk=[shutdown] boot_id=fake-%u build_id=%s\n",
+			 f->knob_freeze, f->connections, f->build_id ? f->build_id : "");
 		return fake_reply(f, seq, 0, out);
 	}
 	if (sscanf(cmd, "rig-dut knob %63s %d", name, &value) == 2) {
@@ -691,6 +692,68 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
 				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'frozen_ms'"),
 			 (long long)((THAW_DONE_NS - FREEZE_NS) / 1000000));
+}
+
+/* The kernel's identity: meta.json of the deployed build against what the board reports. */
+#define BUILD_A "1111111111111111111111111111111111111111"
+static void write_meta(struct run *r, const char *build_id, char *path, size_t size)
+{
+	FILE *fp;
+
+	snprintf(path, size, "%s/meta.json", r->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fprintf(fp, "{\"id\": \"aaaa\", \"version\": \"7.3.4-rig\", \"build_id\": \"%s\"}\n",
+		build_id);
+	assert_int_equal(fclose(fp), 0);
+	r->opts.kernel_meta_path = path;
+}
+
+static void test_identity_checked_and_recorded(void **state)
+{
+	struct run *r = *state;
+	char meta[256], buf[64];
+
+	write_meta(r, BUILD_A, meta, sizeof(meta));
+	r->fake.build_id = BUILD_A;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_string_equal(sql_text(r, buf, sizeof(buf), "SELECT kernel_build_id FROM runs WHERE "
+				     "id = %lld", (long long)r->totals.run_id), BUILD_A);
+	assert_string_equal(sql_text(r, buf, sizeof(buf), "SELECT deploy FROM runs WHERE id = %lld",
+				     (long long)r->totals.run_id), "none");
+	assert_string_equal(sql_text(r, buf, sizeof(buf), "SELECT kernel_build_id FROM cycles WHERE "
+				     "run_id = %lld AND idx = 0", (long long)r->totals.run_id),
+			    BUILD_A);
+}
+
+/* Negative control: the board booted another build of the same release (a stale TFTP root):
+ * infrastructure, naming both, and no cycle is judged on it. */
+static void test_wrong_kernel_is_infra_before_any_cycle(void **state)
+{
+	struct run *r = *state;
+	char meta[256];
+
+	write_meta(r, BUILD_A, meta, sizeof(meta));
+	r->fake.build_id = "2222222222222222222222222222222222222222";
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_non_null(strstr(r->err.msg, "wrong kernel: the board runs kernel 7.3.4-rig build-id "
+			       "2222222222222222222222222222222222222222, not the deployed 7.3.4-rig "
+			       "build-id " BUILD_A));
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1"), 0);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles"), 0);
+}
+
+/* A meta.json without the identity (a kernel built before build.sh recorded it) is refused
+ * before the board is even booted. */
+static void test_meta_without_build_id_is_refused(void **state)
+{
+	struct run *r = *state;
+	char meta[256];
+
+	write_meta(r, "", meta, sizeof(meta));
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_non_null(strstr(r->err.msg, "no valid \"build_id\""));
+	assert_int_equal(r->fake.connections, 0);
 }
 
 /* Negative control of stall: a store that completes half a second into the frozen window. */
@@ -1148,6 +1211,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_clean_suspends, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_identity_checked_and_recorded, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_kernel_is_infra_before_any_cycle,
+						setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_meta_without_build_id_is_refused, setup_suspend,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_write_while_frozen_fails_stall, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_systemctl_suspend_is_judged_by_systemd,
 						setup_systemctl, teardown),

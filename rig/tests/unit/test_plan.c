@@ -346,8 +346,8 @@ static void journald_needs_a_systemd_board(void **state)
 	board_free(board);
 }
 
-/* The virtual bench's plans fit its board; a discarded hibernation image does not: a GPIO board's
- * kernel command line is not rig's to change. */
+/* The virtual bench's plans fit its board; a discarded hibernation image does not: a GPIO board
+ * without a deploy: section boots what it has, its kernel command line is not rig's to change. */
 static void bench_plans_fit_the_bench_board(void **state)
 {
 	const char *const plans[] = { "vbench/plans/smoke.yaml", "vbench/plans/sleepy.yaml",
@@ -362,7 +362,8 @@ static void bench_plans_fit_the_bench_board(void **state)
 	p = load_ok("rig/tests/data/plans/discard-image.yaml");
 	assert_int_equal(plan_check_board(p, board, &err), -1);
 	assert_non_null(strstr(err.msg, ":4: steps[1].hibernate.resume: \"no\" needs a board whose "
-			       "kernel command line rig controls"));
+			       "kernel command line rig sets (deploy qemu, tftp or command; this "
+			       "board's deploy is none)"));
 	plan_free(p);
 	board_free(board);
 }

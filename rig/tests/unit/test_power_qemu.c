@@ -51,6 +51,7 @@ static int setup(void **state)
 				       .disks = f->disks, .n_disks = 2 };
 	f->board = (struct board){ .name = "qemu-test", .power = { .backend = "qemu",
 								   .qemu = &f->qemu },
+				   .deploy = { .backend = "qemu" },
 				   .console = { .transport = "socket", .path = f->console } };
 	*state = f;
 	return 0;
@@ -340,6 +341,28 @@ static void test_argv_accel(void **state)
 	qemu_argv_free(&args);
 }
 
+/* A board net-booted by the tftp deploy: its firmware loads the kernel, QEMU is not told one
+ * (and the negative control: the qemu deploy does tell it). */
+static void test_argv_without_kernel_for_tftp_deploy(void **state)
+{
+	struct fixture *f = *state;
+	struct rig_err err = { 0 };
+	struct qemu_argv args;
+
+	f->board.boot = (struct board_boot){ .kernel = "/k/bzImage", .initrd = "/k/initrd",
+					     .cmdline = "console=ttyS0" };
+	f->board.deploy.backend = "tftp";
+	assert_int_equal(qemu_build_argv(&f->board, "/run", &args, &err), 0);
+	assert_int_equal(argv_index(&args, "-kernel"), -1);
+	assert_int_equal(argv_index(&args, "-initrd"), -1);
+	assert_int_equal(argv_index(&args, "-append"), -1);
+	qemu_argv_free(&args);
+	f->board.deploy.backend = "qemu";
+	assert_int_equal(qemu_build_argv(&f->board, "/run", &args, &err), 0);
+	assert_true(argv_index(&args, "-kernel") > 0);
+	qemu_argv_free(&args);
+}
+
 static void test_argv_rejects_unknown_interface(void **state)
 {
 	struct fixture *f = *state;
@@ -357,6 +380,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_argv_from_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argv_accel, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_argv_without_kernel_for_tftp_deploy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argv_rejects_unknown_interface, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_qemu_section, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_binary, setup, teardown),
