@@ -15,6 +15,8 @@
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
 #   make check-debian  end-to-end on the Debian board (systemd, journald, systemctl suspend)
+#   make check-volatile  power cuts on drives with volatile write caches (nbdkit; boards/qemu-volatile.yaml)
+#   make check-meta    the metadata writer (workloads: [meta]) through power cuts, knob 1 and knob 0
 #   make lava-lab      a local LAVA lab (lava-server, PostgreSQL, worker, the QEMU board; root)
 #   make lava-lab-down stop it
 #   make check-lava-lab  the lab end to end: submit, wait, import by REST, dashboard
@@ -66,7 +68,7 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-bisect bench clean lava-lab lava-lab-down check-lava-lab
+.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
 	@sed -n '3,24p' Makefile | sed 's/^# //'
 
@@ -210,6 +212,12 @@ check-bisect: rig kernel image
 # same power cut with knob 0 and no sync (negative control).
 check-debian: rig kernel-debian image-debian
 	bash tests/e2e-debian/run.sh
+
+check-volatile: rig kernel image
+	bash tests/e2e/volatile.sh
+
+check-meta: rig kernel image
+	bash tests/e2e/meta.sh
 
 bench:
 	bash bench/run.sh

@@ -20,6 +20,8 @@ packages=(
     rsync python3 jq file patch git lz4
     # the board image and the QEMU board
     qemu-system-x86 qemu-utils busybox-static e2fsprogs xfsprogs btrfs-progs util-linux fdisk
+    # volatile drive caches (boards' disks[].volatile_cache)
+    nbdkit
     # the Debian board's image (image/debian/build.sh)
     mmdebstrap debian-archive-keyring
     # the rig

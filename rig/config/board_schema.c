@@ -34,6 +34,7 @@ static const struct yfield disk_fields[] = {
 	STR("file", struct board_disk, file, .required = true),
 	UINT("size_mb", struct board_disk, size_mb, .max = 16u << 20),
 	STR("seed", struct board_disk, seed),
+	{ .key = "volatile_cache", .kind = YF_BOOL, .offset = offsetof(struct board_disk, volatile_cache) },
 };
 static const struct yschema disk_schema = YSCHEMA(disk_fields, struct board_disk);
 
@@ -146,6 +147,7 @@ static const struct yfield filesystem_fields[] = {
 	STR("type", struct board_filesystem, type, .required = true),
 	STR("device", struct board_filesystem, device, .required = true),
 	STR("mount", struct board_filesystem, mount, .required = true),
+	STR("options", struct board_filesystem, options),
 };
 static const struct yschema filesystem_schema = YSCHEMA(filesystem_fields, struct board_filesystem);
 
