@@ -13,6 +13,7 @@
 #   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board;
 #                 installs missing packages first, like make run)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
+#   make check-netboot the QEMU board PXE-booted from the tftp deploy's root (identity, stale root)
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
 #   make check-debian  end-to-end on the Debian board (systemd, journald, systemctl suspend)
 #   make check-volatile  power cuts on drives with volatile write caches (nbdkit; boards/qemu-volatile.yaml)
@@ -68,9 +69,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
+.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-netboot check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,24p' Makefile | sed 's/^# //'
+	@sed -n '3,25p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -166,7 +167,7 @@ lava-lab-down:
 check-lava-lab: rig kernel image
 	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
-check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect
+check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect check-netboot
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.
@@ -207,6 +208,12 @@ check-e2e: rig kernel image kernel-faults
 
 check-bisect: rig kernel image
 	bash tests/bisect/run.sh
+
+# The QEMU board booted by iPXE from the tftp deploy's root (boards/qemu-netboot.yaml): the smoke
+# plan, a noresume boot, a stale TFTP root caught by the identity check (exit 3), two kernels
+# deployed in turn and each verified.
+check-netboot: rig kernel kernel-faults image
+	bash tests/e2e/netboot.sh
 
 # The Debian board: boot, systemctl suspend + power cut with journald (positive control), the
 # same power cut with knob 0 and no sync (negative control).

@@ -14,6 +14,7 @@
 
 #include "config/board.h"
 #include "config/placeholder.h"
+#include "power/qemu_args.h"
 
 static const struct board_paths test_paths = { .run = "/r/run", .out = "/o/out", .top = "/t/top" };
 
@@ -318,6 +319,30 @@ static void tftp_deploy_loads(void **state)
 	board_free(b);
 }
 
+/* The net-boot board: QEMU is not told the kernel (power/qemu_args.c), its firmware fetches what
+ * the tftp deploy wrote into the root QEMU's user-mode TFTP serves. */
+static void netboot_board_loads(void **state)
+{
+	struct board *b = load_ok("boards/qemu-netboot.yaml", &test_paths);
+	struct rig_err err = { 0 };
+	struct qemu_argv args;
+	bool served = false, pxe = false;
+
+	(void)state;
+	assert_string_equal(b->deploy.backend, "tftp");
+	assert_string_equal(b->deploy.tftp->root, "/r/run/tftp");
+	assert_string_equal(b->deploy.tftp->format, "ipxe");
+	assert_int_equal(qemu_build_argv(b, "/r/run", &args, &err), 0);
+	for (size_t i = 0; i < args.argc; i++) {
+		assert_string_not_equal(args.argv[i], "-kernel");
+		served |= strstr(args.argv[i], "tftp=/r/run/tftp,bootfile=boot.ipxe") != NULL;
+		pxe |= i > 0 && strcmp(args.argv[i - 1], "-boot") == 0 && strcmp(args.argv[i], "n") == 0;
+	}
+	assert_true(served && pxe);
+	qemu_argv_free(&args);
+	board_free(b);
+}
+
 static void missing_file_is_a_usage_error(void **state)
 {
 	struct rig_err err = { 0 };
@@ -400,6 +425,7 @@ int main(void)
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(qemu_board_loads),
 		cmocka_unit_test(tftp_deploy_loads),
+		cmocka_unit_test(netboot_board_loads),
 		cmocka_unit_test(every_key_lands_in_its_field),
 		cmocka_unit_test(placeholders_stay_without_paths),
 		cmocka_unit_test(placeholder_expand_handles_edges),
