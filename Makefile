@@ -7,9 +7,11 @@
 #   make image    build the QEMU board's initramfs        (image/README.md)
 #   make image-debian  the Debian board's disks (mmdebstrap trixie, systemd; image/debian/README.md)
 #   make rig      build out/bin/rig and the workloads
-#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
+#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (installs packages and
+#                 builds what is missing; 110 cycles, about 110 min; RUN_ARGS="--cycles 1": 11, ~11 min)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
-#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
+#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board;
+#                 installs missing packages first, like make run)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
 #   make check-netboot the QEMU board PXE-booted from the tftp deploy's root (identity, stale root)
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
@@ -26,6 +28,17 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
+# `make run` and `make check` need the packages before anything else is read (pkg-config below
+# picks the GPIO backend): scripts/deps.sh --check installs what is missing as root, or stops at
+# once naming the packages and the command. Sub-makes inherit the answer.
+ifneq ($(filter run check,$(MAKECMDGOALS)),)
+ifndef RIG_DEPS_CHECKED
+ifneq ($(shell bash scripts/deps.sh --check >&2; echo $$?),0)
+$(error packages missing (see above))
+endif
+export RIG_DEPS_CHECKED := 1
+endif
+endif
 comma := ,
 OUT ?= $(CURDIR)/out
 export OUT

@@ -21,6 +21,7 @@ struct board_qemu {
 	char *binary;         /* qemu-system-x86_64 */
 	char *machine;        /* pc | q35 */
 	char *accel;          /* tcg | kvm */
+	char *tcg_thread;     /* single | multi (tcg only); NULL = single */
 	unsigned cpus;
 	unsigned memory_mb;
 	char *qmp;            /* QMP unix socket path */

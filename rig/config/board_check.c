@@ -51,6 +51,9 @@ static int check_backend_contents(const struct board *b, const struct ydoc *doc,
 	const struct board_gpiod *g = b->power.gpiod;
 	const struct board_command *c = b->power.command;
 
+	if (b->power.qemu && b->power.qemu->tcg_thread && strcmp(b->power.qemu->accel, "tcg") != 0)
+		return fail_at(doc, err, "power.qemu.tcg_thread", "given, but power.qemu.accel is "
+			       "not \"tcg\"");
 	if (g && !g->power.chip && !g->button.chip)
 		return fail_at(doc, err, "power.gpiod", "needs a power or a button line");
 	if (c && !c->on && !c->off && !c->cycle && !c->press && !c->reset)

@@ -13,23 +13,26 @@ db=$work/results.db
 trap 'rm -rf "$work"' EXIT
 export RIG_LOCK_DIR=$work/locks
 
-# run NAME PLAN [rig run options...]: runs the plan, leaves its exit code in $RC and output in
-# $work/NAME.log, and prints the output's summary. A run with an infrastructure error in a cycle
-# (exit 3, or a cycle stored as infra: e.g. the board panicked while the rig set it up — seen on
-# TCG as "Oops: int3" while kprobes were being installed) is no evidence either way: it is shown,
-# and the plan runs once more.
+# run NAME PLAN [rig run options...]: runs the plan once, leaves its exit code in $RC and output
+# in $work/NAME.log, and prints the output's summary. An infrastructure error (exit 3, or a cycle
+# stored as infra) is no evidence either way and fails the test: it is never run again. (It used
+# to be: the board panicked on TCG with "Oops: int3" while kprobes were installed, a race between
+# vCPUs in multi-threaded TCG that boards/qemu.yaml's tcg_thread: single removes, and NVMe lost
+# its interrupt line on a kernel without CONFIG_PCI_MSI, now in kernel/configs/qemu.config.)
 run() {
-    local name=$1 plan=$2 try
+    local name=$1 plan=$2 infra last
     shift 2
-    for try in 1 2; do
-        "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
-        RC=$?
-        RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
-        sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
-        [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
-        [ "$RC" -ne 3 ] && [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")" -eq 0 ] && break
-        [ "$try" -eq 1 ] && echo "  [$name] infrastructure error in run $RUN_ID: running the plan once more"
-    done
+    last=0
+    [ -e "$db" ] && last=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
+    "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
+    RC=$?
+    RUN_ID=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
+    [ "$RUN_ID" != "$last" ] || RUN_ID=0   # no run stored (e.g. an unhealthy first boot)
+    sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
+    [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+    infra=$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")
+    check "$name: no infrastructure error (exit $RC, $infra infra cycles in run $RUN_ID)" \
+        [ "$RC" -ne 3 -a "$infra" -eq 0 ]
 }
 verdicts() { # verdicts RUN NAME RESULT: how many verdicts of that name and result the run has
     sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
@@ -74,6 +77,8 @@ run loss-knob1 tests/e2e/plans/power-cut.yaml
 check "no-loss knob 1: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
 check "no-loss knob 1: every writer verified" [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 6 ]
 check "no-loss knob 1: filesystems check clean" [ "$(verdicts "$RUN_ID" fsck fail)" -eq 0 ]
+check "no-loss knob 1: the power cut in s2idle passed (seen asleep, not a hang in phase suspend)" \
+    [ "$(sql "$db" "SELECT status FROM cycles WHERE run_id=$RUN_ID AND idx=2")" = "pass" ]
 check "no-loss knob 1: fio's verify-only pass found every fio-acknowledged block intact" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 8 ]
 check "no-loss knob 1: no fio verdict failed or could not run" \
@@ -90,12 +95,16 @@ check "no-loss by the freeze alone: every journal and fio writer verified" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 4 ]
 # fio's power cut happens only if the suspend gets that far: with knob 0 and no sync, freezing the
 # kernel threads sometimes fails (jbd2 of the loop ext4 waits on the xfs below it: known issue
-# jbd2-loop-freeze-timeout; 2 of 11 runs). Such a run holds no fio evidence either way, so it is
-# run again, at most 3 times in all; the check below still needs a loss actually reported.
+# jbd2-loop-freeze-timeout, 2 of 11 runs in known-issues.yaml). Such a run holds no fio evidence
+# either way. It is run again only for that documented cause (the run's suspend aborted with that
+# known issue matched), at most twice, each retry counted and listed in the summary; a run
+# without fio evidence for any other cause is not retried, and the check below fails.
 for attempt in 1 2 3; do
     run fio-loss-knob0 tests/e2e/plans/fio-power-cut-knob0.yaml
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.detail LIKE 'fio:%'")" -gt 0 ] && break
-    echo "  [fio-loss-knob0] attempt $attempt: no power cut happened (suspend failed), again"
+    [ "$attempt" -lt 3 ] || break
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.known_issue='jbd2-loop-freeze-timeout'")" -gt 0 ] || break
+    retried "fio-loss-knob0: run $RUN_ID's suspend aborted by known issue jbd2-loop-freeze-timeout (documented, 2 of 11 runs): no power cut, no fio evidence"
 done
 check "fio no-loss negative control (knob 0, no sync): lost fio-acknowledged blocks reported" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='fail' AND v.detail LIKE 'fio: acknowledged blocks lost or damaged%'")" -ge 1 ]
