@@ -7,12 +7,17 @@
 #   make image    build the QEMU board's initramfs        (image/README.md)
 #   make image-debian  the Debian board's disks (mmdebstrap trixie, systemd; image/debian/README.md)
 #   make rig      build out/bin/rig and the workloads
-#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (builds what is missing)
+#   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (installs packages and
+#                 builds what is missing; 110 cycles, about 110 min; RUN_ARGS="--cycles 1": 11, ~11 min)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
-#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board)
+#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board;
+#                 installs missing packages first, like make run)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
+#   make check-netboot the QEMU board PXE-booted from the tftp deploy's root (identity, stale root)
 #   make check-gpiod2  the GPIO backend built and unit-tested against libgpiod 2.x
 #   make check-debian  end-to-end on the Debian board (systemd, journald, systemctl suspend)
+#   make check-volatile  power cuts on drives with volatile write caches (nbdkit; boards/qemu-volatile.yaml)
+#   make check-meta    the metadata writer (workloads: [meta]) through power cuts, knob 1 and knob 0
 #   make lava-lab      a local LAVA lab (lava-server, PostgreSQL, worker, the QEMU board; root)
 #   make lava-lab-down stop it
 #   make check-lava-lab  the lab end to end: submit, wait, import by REST, dashboard
@@ -23,6 +28,17 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
+# `make run` and `make check` need the packages before anything else is read (pkg-config below
+# picks the GPIO backend): scripts/deps.sh --check installs what is missing as root, or stops at
+# once naming the packages and the command. Sub-makes inherit the answer.
+ifneq ($(filter run check,$(MAKECMDGOALS)),)
+ifndef RIG_DEPS_CHECKED
+ifneq ($(shell bash scripts/deps.sh --check >&2; echo $$?),0)
+$(error packages missing (see above))
+endif
+export RIG_DEPS_CHECKED := 1
+endif
+endif
 comma := ,
 OUT ?= $(CURDIR)/out
 export OUT
@@ -53,9 +69,9 @@ UNIT_BIN := $(patsubst %.c,$(OUT)/tests/%,$(notdir $(UNIT_SRC)))
 WL_LIB_SRC := $(filter-out %/main-%.c,$(wildcard workloads/lib/*.c))
 WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main-*.c))
 
-.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-bisect bench clean lava-lab lava-lab-down check-lava-lab
+.PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-netboot check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# //'
+	@sed -n '3,25p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -151,7 +167,7 @@ lava-lab-down:
 check-lava-lab: rig kernel image
 	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
-check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect
+check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect check-netboot
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.
@@ -193,10 +209,22 @@ check-e2e: rig kernel image kernel-faults
 check-bisect: rig kernel image
 	bash tests/bisect/run.sh
 
+# The QEMU board booted by iPXE from the tftp deploy's root (boards/qemu-netboot.yaml): the smoke
+# plan, a noresume boot, a stale TFTP root caught by the identity check (exit 3), two kernels
+# deployed in turn and each verified.
+check-netboot: rig kernel kernel-faults image
+	bash tests/e2e/netboot.sh
+
 # The Debian board: boot, systemctl suspend + power cut with journald (positive control), the
 # same power cut with knob 0 and no sync (negative control).
 check-debian: rig kernel-debian image-debian
 	bash tests/e2e-debian/run.sh
+
+check-volatile: rig kernel image
+	bash tests/e2e/volatile.sh
+
+check-meta: rig kernel image
+	bash tests/e2e/meta.sh
 
 bench:
 	bash bench/run.sh

@@ -23,7 +23,7 @@ static const char page_css[] =
 	"font:bold 11px/1.5 monospace}.op{background:#b9e4bd}.of{background:#f4a3a3}"
 	".oh{background:#a01c1c;color:#fff}.oi{background:#d6d6d6;color:#444}"
 	"td.cell{min-width:7em;font-size:12px}td.cell .st{font-weight:bold;text-transform:uppercase}"
-	".runs a{margin-right:3px}.vn{color:#800}.ki{color:#7a4b00}"
+	".runs a{margin-right:3px}.vn{color:#800}.ki{color:#7a4b00}.cc{color:#800;font-weight:bold}"
 	".reg-new{color:#b00;font-weight:bold}.reg-since{color:#b00}.reg-ok{color:#2a6e2e}"
 	".reg-none{color:#666}.src-lava{font-size:85%}"
 	"pre{background:#f6f6f6;border:1px solid #ccc;padding:.5em;overflow:auto;max-height:20em}"

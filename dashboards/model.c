@@ -30,6 +30,8 @@ static int read_run(const struct results_run_row *row, struct dash_run *r)
 		.knob_ff = row->knob_freeze_filesystems, .knob_sos = row->knob_sync_on_suspend,
 		.started_at = row->started_at, .ended_at = row->ended_at,
 		.n_cycles = row->n_cycles, .n_cycles_failed = row->n_cycles_failed,
+		.n_cycles_fail = row->n_cycles_fail, .n_cycles_hang = row->n_cycles_hang,
+		.n_cycles_infra = row->n_cycles_infra,
 		.source = copy(row->source, &oom), .lava_job_id = copy(row->lava_job_id, &oom),
 		.lava_server = copy(row->lava_server, &oom),
 	};

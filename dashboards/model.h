@@ -36,6 +36,7 @@ struct dash_run {
 	int knob_ff, knob_sos;
 	double started_at, ended_at;
 	int n_cycles, n_cycles_failed;
+	int n_cycles_fail, n_cycles_hang, n_cycles_infra;   /* by status: even in an aborted run */
 	struct dash_verdict_sum *verdicts;   /* by name; owned; filled by dash_run_summarize() */
 	size_t n_verdicts;
 };

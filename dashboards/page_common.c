@@ -148,9 +148,33 @@ static void write_set(FILE *f, const char *cls, const char *label, const struct 
 	html_raw(f, s->truncated ? ", &hellip;</div>" : "</div>");
 }
 
+/* "2 fail, 1 hang, 2 infra cycles": what an aborted or infra run hides behind its status. */
+static void write_cycle_counts(FILE *f, const struct dash_run *const *runs, size_t n)
+{
+	int fail = 0, hang = 0, infra = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		fail += runs[i]->n_cycles_fail;
+		hang += runs[i]->n_cycles_hang;
+		infra += runs[i]->n_cycles_infra;
+	}
+	if (!fail && !hang && !infra)
+		return;
+	html_raw(f, "<div class=\"cc\">");
+	if (fail)
+		html_rawf(f, "%d fail%s", fail, hang || infra ? ", " : "");
+	if (hang)
+		html_rawf(f, "%d hang%s", hang, infra ? ", " : "");
+	if (infra)
+		html_rawf(f, "%d infra", infra);
+	html_rawf(f, " cycle%s</div>", fail + hang + infra == 1 ? "" : "s");
+}
+
 void dash_write_failures(FILE *f, const struct dash_run *const *runs, size_t n)
 {
 	struct name_set failing = { .n = 0 }, known = { .n = 0 };
+
+	write_cycle_counts(f, runs, n);
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t v = 0; v < runs[i]->n_verdicts; v++) {

@@ -23,6 +23,35 @@ mkfs_for() {
     esac
 }
 
+# apply_cache_types: for each rig.cache_type.DISK=VALUE on the kernel command line (DISK a SCSI/SATA
+# disk such as sda, VALUE with '_' for spaces), write VALUE to the disk's scsi_disk cache_type.
+# "temporary_write_through" makes the kernel believe the drive has no volatile write cache
+# without telling the drive: the kernel then sends it no flush at all, not even when it
+# suspends (a negative control for drives with volatile caches, boards/README.md).
+apply_cache_types() {
+    for word in $(cat /proc/cmdline); do
+        case $word in rig.cache_type.*=*) ;; *) continue ;; esac
+        disk=${word#rig.cache_type.}; disk=${disk%%=*}
+        value=$(echo "${word#*=}" | tr _ ' ')
+        wait_for_block "/dev/$disk" || continue
+        for f in /sys/block/"$disk"/device/scsi_disk/*/cache_type; do
+            if [ -w "$f" ] && echo "$value" >"$f"; then
+                say "$disk cache_type: $value (now $(cat "$f"))"
+            else
+                say "$disk cache_type: cannot set $value"
+            fi
+        done
+    done
+}
+
+# mount_options NAME: the board's options for filesystem NAME (filesystems[].options in the board
+# file; the rig passes them as rig.mountopts.NAME=OPTIONS on the kernel command line), or nothing.
+mount_options() {
+    for word in $(cat /proc/cmdline); do
+        case $word in "rig.mountopts.$1="*) echo "${word#*=}"; return 0 ;; esac
+    done
+}
+
 mount_filesystems() {
     echo "$RIG_FILESYSTEMS" | while read -r name type dev mnt; do
         [ -n "$name" ] || continue
@@ -37,8 +66,9 @@ mount_filesystems() {
             say "creating $type on $dev (first boot)"
             mkfs_for "$type" "$dev" || continue
         fi
-        if mount -t "$type" "$dev" "$mnt"; then
-            say "mounted $name ($type) $dev on $mnt"
+        opts=$(mount_options "$name")
+        if mount -t "$type" ${opts:+-o "$opts"} "$dev" "$mnt"; then
+            say "mounted $name ($type) $dev on $mnt${opts:+ with $opts}"
         else
             say "mount of $name ($type) $dev on $mnt failed"
         fi

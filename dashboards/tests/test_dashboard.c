@@ -53,9 +53,9 @@ static const struct night_plan history[N_BOARDS][N_NIGHTS] = {
 	{ /* beta: a known-issue night, then a new failure with a hang on the last night */
 		{ "pass", "6.16.0", false }, { "pass", "6.16.0", false }, { "known", "6.16.0", false },
 		{ "pass", "6.16.1", false }, { "fail", "6.17.0-rc2", true } },
-	{ /* gamma: infra, aborted and not-run nights, a hostile kernel string */
+	{ /* gamma: infra, aborted (after a hang) and not-run nights, a hostile kernel string */
 		{ "pass", "6.16.0", false }, { "infra", "6.16.0", false },
-		{ "aborted", "6.16.0", false }, { NULL, NULL, false },
+		{ "aborted", "6.16.0", true }, { NULL, NULL, false },
 		{ "known", PLANTED_KERNEL, false } },
 };
 static const char *const board_names[N_BOARDS] = { "alpha", "beta", "gamma" };
@@ -427,7 +427,7 @@ static void assert_cell(const char *html, int board, int night, const char *expe
 
 static void test_matrix_cells(void **state)
 {
-	char *html = read_page(*state, "index.html");
+	char *html = read_page(*state, "index.html"), *cell;
 
 	assert_int_equal(count(html, "<td class=\"cell "), N_BOARDS * N_NIGHTS);
 	for (int b = 0; b < N_BOARDS; b++)
@@ -440,6 +440,16 @@ static void test_matrix_cells(void **state)
 	assert_cell(html, 0, 3, "fail", "stall");
 	assert_cell(html, 1, 2, "known", KNOWN_ID);
 	assert_cell(html, 2, 1, "infra", "infra");
+	/* A cell counts its runs' fail, hang and infra cycles: an aborted run's hang shows too
+	 * (issue 13: a run shown only as ABORTED hid a hang and two infra cycles). */
+	assert_cell(html, 0, 3, "fail", "<div class=\"cc\">2 fail cycles</div>");
+	assert_cell(html, 1, 4, "fail", "<div class=\"cc\">1 fail, 1 hang cycles</div>");
+	assert_cell(html, 2, 1, "infra", "<div class=\"cc\">2 infra cycles</div>");
+	/* night 2 of gamma also holds the found bisect's step runs (2 fail, 1 infra) */
+	assert_cell(html, 2, 2, "aborted", "<div class=\"cc\">4 fail, 1 hang, 2 infra cycles</div>");
+	cell = matrix_cell(html, "alpha", 0);   /* a passing night counts nothing */
+	assert_null(strstr(cell, "class=\"cc\""));
+	free(cell);
 	free(html);
 }
 

@@ -105,9 +105,14 @@ static int boot_and_exec(const struct boot_args *a, struct board *board, const c
 	if (session_open(board, run_dir, stderr, &s, err) < 0)
 		return RIG_EXIT_INFRA;
 	rc = session_boot(s, a->append, board->timeouts.boot, err);
-	if (rc == 1)
+	/* an oops or a panic on the way up says more than "no agent" */
+	if (rc != 0 && session_check_boot_health(s, err) < 0)
+		rc = -1;
+	else if (rc == 1)
 		rig_err_set(err, RIG_EXIT_INFRA, "board %s: no agent within %u s (console log %s)",
 			    board->name, board->timeouts.boot, s->console_log);
+	else if (rc == 0 && session_check_boot_health(s, err) < 0)
+		rc = -1;
 	for (unsigned i = 0; rc == 0 && i < a->n_execs; i++) {
 		int one = run_one(s, a->execs[i], timeout, err);
 
@@ -115,6 +120,9 @@ static int boot_and_exec(const struct boot_args *a, struct board *board, const c
 			rc = -1;
 		failed |= one == 1;
 	}
+	/* a lockup or a stall while the commands ran is the board's state too */
+	if (rc == 0 && session_check_boot_health(s, err) < 0)
+		rc = -1;
 	session_say(s, "console log: %s", s->console_log);
 	session_close(s);
 	if (rc != 0)

@@ -13,12 +13,15 @@ struct board_disk {
 	char *file;           /* backing image (placeholders expanded) */
 	unsigned size_mb;     /* created sparse at this size when missing */
 	char *seed;           /* prebuilt image: copied to file when file is missing or older */
+	bool volatile_cache;  /* served through nbdkit's writeback cache: a power cut drops what
+			       * the kernel did not flush (power/drive_cache.h) */
 };
 
 struct board_qemu {
 	char *binary;         /* qemu-system-x86_64 */
 	char *machine;        /* pc | q35 */
 	char *accel;          /* tcg | kvm */
+	char *tcg_thread;     /* single | multi (tcg only); NULL = single */
 	unsigned cpus;
 	unsigned memory_mb;
 	char *qmp;            /* QMP unix socket path */
@@ -96,6 +99,7 @@ struct board_filesystem {
 	char *type;           /* ext4 | xfs | btrfs | ... */
 	char *device;         /* block device, or an image file for loop mounts */
 	char *mount;
+	char *options;        /* mount -o options (e.g. barrier=0), NULL = the defaults */
 };
 
 struct board_timeouts {        /* seconds per phase; 0 in the file = default */

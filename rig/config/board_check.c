@@ -1,6 +1,9 @@
 /* Board rules that span several keys; single keys are checked by the schema while decoding. */
 #include "config/board_schema.h"
 
+#include "deploy/deploy.h"
+
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +51,9 @@ static int check_backend_contents(const struct board *b, const struct ydoc *doc,
 	const struct board_gpiod *g = b->power.gpiod;
 	const struct board_command *c = b->power.command;
 
+	if (b->power.qemu && b->power.qemu->tcg_thread && strcmp(b->power.qemu->accel, "tcg") != 0)
+		return fail_at(doc, err, "power.qemu.tcg_thread", "given, but power.qemu.accel is "
+			       "not \"tcg\"");
 	if (g && !g->power.chip && !g->button.chip)
 		return fail_at(doc, err, "power.gpiod", "needs a power or a button line");
 	if (c && !c->on && !c->off && !c->cycle && !c->press && !c->reset)
@@ -157,11 +163,64 @@ static const char *filesystem_name(const struct board *b, size_t i)
 	return b->filesystems[i].name;
 }
 
+/* A name that becomes part of a file name or a kernel command line word. */
+static bool plain_word(const char *s, const char *extra)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || strchr(extra, *s)))
+			return false;
+	return true;
+}
+
+/* A volatile disk's id names its nbdkit socket and log in the run directory. */
+static int check_volatile_disks(const struct board *b, const struct ydoc *doc,
+				struct rig_err *err)
+{
+	char key[64];
+
+	for (size_t i = 0; b->power.qemu && i < b->power.qemu->n_disks; i++) {
+		const struct board_disk *d = &b->power.qemu->disks[i];
+
+		snprintf(key, sizeof(key), "power.qemu.disks[%zu].id", i);
+		if (d->volatile_cache && !plain_word(d->id, ""))
+			return fail_at(doc, err, key, "a volatile_cache disk's id names files: "
+				       "letters, digits, '-' and '_' only");
+	}
+	return 0;
+}
+
+/* Mount options reach the board on the kernel command line the rig boots it with
+ * (rig.mountopts.NAME=OPTIONS, image/storage.sh): only a deploy that sets it can. */
+static int check_mount_options(const struct board *b, const struct ydoc *doc,
+			       struct rig_err *err)
+{
+	char key[64];
+
+	for (size_t i = 0; i < b->n_filesystems; i++) {
+		const struct board_filesystem *fs = &b->filesystems[i];
+
+		if (!fs->options)
+			continue;
+		snprintf(key, sizeof(key), "filesystems[%zu].options", i);
+		if (!deploy_can_set_cmdline(b))
+			return fail_at(doc, err, key, "needs a deploy that sets the kernel command "
+				       "line (the rig passes them on it)");
+		if (!plain_word(fs->options, ",=.:/+") || !plain_word(fs->name, ""))
+			return fail_at(doc, err, key, "one word of letters, digits and -_,=.:/+ "
+				       "(and a filesystem name of letters, digits, '-' and '_')");
+	}
+	return 0;
+}
+
 int board_check(const struct board *b, const struct ydoc *doc, struct rig_err *err)
 {
 	if (check_backend_sections(b, doc, err) || check_backend_contents(b, doc, err) ||
 	    check_deploy(b, doc, err) || check_console(b, doc, err) ||
-	    check_wake_sources(b, doc, err))
+	    check_wake_sources(b, doc, err) || check_volatile_disks(b, doc, err) ||
+	    check_mount_options(b, doc, err))
 		return -1;
 	if (b->power.qemu && check_unique(doc, err, "power.qemu.disks", "id", disk_id, b,
 					  b->power.qemu->n_disks))

@@ -23,6 +23,7 @@ static const char *const wake_sources[] = { "rtc", "qmp", "button", "serial", NU
 static const char *const disk_interfaces[] = { "nvme", "sata", NULL };
 static const char *const qemu_machines[] = { "pc", "q35", NULL };
 static const char *const qemu_accels[] = { "tcg", "kvm", NULL };
+static const char *const tcg_threads[] = { "single", "multi", NULL };
 static const char *const inits[] = { "busybox", "systemd", NULL };
 static const char *const deploy_backends[] = { "qemu", "tftp", "command", "none", NULL };
 static const char *const tftp_formats[] = { "ipxe", "pxelinux", "extlinux", NULL };
@@ -33,6 +34,7 @@ static const struct yfield disk_fields[] = {
 	STR("file", struct board_disk, file, .required = true),
 	UINT("size_mb", struct board_disk, size_mb, .max = 16u << 20),
 	STR("seed", struct board_disk, seed),
+	{ .key = "volatile_cache", .kind = YF_BOOL, .offset = offsetof(struct board_disk, volatile_cache) },
 };
 static const struct yschema disk_schema = YSCHEMA(disk_fields, struct board_disk);
 
@@ -40,6 +42,8 @@ static const struct yfield qemu_fields[] = {
 	STR("binary", struct board_qemu, binary, .dflt_str = "qemu-system-x86_64"),
 	STR("machine", struct board_qemu, machine, .dflt_str = "pc", .values = qemu_machines),
 	STR("accel", struct board_qemu, accel, .dflt_str = "tcg", .values = qemu_accels),
+	/* No default here: a tcg_thread given with accel kvm is refused; the backend picks single. */
+	STR("tcg_thread", struct board_qemu, tcg_thread, .values = tcg_threads),
 	UINT("cpus", struct board_qemu, cpus, .dflt = 1, .min = 1, .max = 64),
 	UINT("memory_mb", struct board_qemu, memory_mb, .dflt = 512, .min = 64, .max = 1u << 20),
 	STR("qmp", struct board_qemu, qmp),  /* NULL: the backend uses {run}/qmp.sock */
@@ -143,6 +147,7 @@ static const struct yfield filesystem_fields[] = {
 	STR("type", struct board_filesystem, type, .required = true),
 	STR("device", struct board_filesystem, device, .required = true),
 	STR("mount", struct board_filesystem, mount, .required = true),
+	STR("options", struct board_filesystem, options),
 };
 static const struct yschema filesystem_schema = YSCHEMA(filesystem_fields, struct board_filesystem);
 

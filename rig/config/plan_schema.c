@@ -28,7 +28,7 @@ const char *const plan_step_names[] = {
 };
 static const char *const injects[] = { "none", "hang", NULL };
 static const char *const on_hang_values[] = { "continue", "stop", NULL };
-static const char *const workload_names[] = { "journal", "journal-write", "fio", "journald",
+static const char *const workload_names[] = { "journal", "journal-write", "meta", "fio", "journald",
 					       "none", NULL };
 const char *const plan_suspend_vias[] = { "sysfs", "systemctl", "hybrid-sleep",
 					  "suspend-then-hibernate", NULL };

@@ -51,6 +51,9 @@ enum kevent_kind {
 	KEV_PANIC,                  /* arg = reason */
 	KEV_SOFT_LOCKUP,            /* arg = task, num = CPU, value = seconds */
 	KEV_HARD_LOCKUP,            /* num = CPU */
+	KEV_IRQ_NOBODY_CARED,       /* num = IRQ: no handler took its interrupts (a lost line) */
+	KEV_IRQ_DISABLED,           /* num = IRQ the kernel disabled after "nobody cared" */
+	KEV_RCU_STALL,              /* arg = the RCU flavour that reported a CPU or task stall */
 	KEV_PM_TRACE_MAGIC,         /* arg = "user:file:dev" */
 	KEV_PM_TRACE_HASH,          /* file:line, or arg = device */
 	KEV_RIG_TRACE,              /* one of the rig's kprobe events in a SysRq-z trace dump

@@ -97,6 +97,35 @@ int deploy_cmdline(const char *board_cmdline, const char *extra, char **out, str
 	return 0;
 }
 
+int deploy_boot_cmdline(const struct board *board, const char *extra, char **out,
+			struct rig_err *err)
+{
+	char *words = strdup(""), *longer;
+	int rc;
+
+	for (size_t i = 0; words && i < board->n_filesystems; i++) {
+		const struct board_filesystem *fs = &board->filesystems[i];
+
+		if (!fs->options)
+			continue;
+		if (asprintf(&longer, "%s rig.mountopts.%s=%s", words, fs->name, fs->options) < 0)
+			longer = NULL;
+		free(words);
+		words = longer;
+	}
+	if (words && extra) {
+		if (asprintf(&longer, "%s %s", words, extra) < 0)
+			longer = NULL;
+		free(words);
+		words = longer;
+	}
+	if (!words)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = deploy_cmdline(board->boot.cmdline, words, out, err);
+	free(words);
+	return rc;
+}
+
 int deploy_prepare(struct deploy *d, const char *extra_cmdline, struct rig_err *err)
 {
 	const struct board_boot *boot = &d->board->boot;
@@ -108,7 +137,7 @@ int deploy_prepare(struct deploy *d, const char *extra_cmdline, struct rig_err *
 		return rig_err_set(err, RIG_EXIT_USAGE, "board %s (deploy %s) cannot boot with '%s': "
 				   "rig does not set its kernel command line", d->board->name,
 				   d->ops->name, extra_cmdline);
-	if (deploy_cmdline(boot->cmdline, extra_cmdline, &cmdline, err) < 0)
+	if (deploy_boot_cmdline(d->board, extra_cmdline, &cmdline, err) < 0)
 		return -1;
 	req.cmdline = cmdline;
 	rc = d->ops->prepare(d, &req, err);

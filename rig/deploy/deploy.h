@@ -55,6 +55,12 @@ void deploy_close(struct deploy *d);
  * configuration). Caller frees *out. */
 int deploy_cmdline(const char *board_cmdline, const char *extra, char **out, struct rig_err *err);
 
+/* The whole command line of a boot: the board's, each filesystem's mount options as
+ * rig.mountopts.NAME=OPTIONS (the image mounts with them: image/storage.sh), then extra (may be
+ * NULL). Caller frees *out. */
+int deploy_boot_cmdline(const struct board *board, const char *extra, char **out,
+			struct rig_err *err);
+
 /* Deploy the board's kernel, initrd and dtb with its command line plus extra_cmdline (may be
  * NULL) for the next boot.  A backend that cannot set the command line refuses a non-empty
  * extra_cmdline. */

@@ -98,9 +98,12 @@ int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct re
 {
 	int rc = session_boot(ctx->s, extra_cmdline, ctx->t.boot, err);
 
+	/* An oops or a panic on the way up is the board's state, not a hang to judge. */
+	if (rc != 0 && session_check_boot_health(ctx->s, err) < 0)
+		return -1;
 	if (rc == 1)
 		return hang_record(ctx, cyc, "boot", err);
-	if (rc < 0)
+	if (rc < 0 || session_check_boot_health(ctx->s, err) < 0)
 		return -1;
 	ctx->needs_boot = false;
 	return 0;
@@ -111,7 +114,8 @@ int board_boot(struct engine_ctx *ctx, const char *extra_cmdline, struct results
 {
 	int rc = board_boot_only(ctx, extra_cmdline, cyc, err);
 
-	if (rc != 0)
-		return rc;
-	return board_prepare(ctx, err);
+	if (rc != 0 || board_prepare(ctx, err) < 0)
+		return rc != 0 ? rc : -1;
+	/* the setup (knobs, trace, workloads) ran on a healthy board too */
+	return session_check_boot_health(ctx->s, err);
 }

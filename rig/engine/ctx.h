@@ -42,6 +42,7 @@ struct engine_ctx {
 	bool needs_boot;              /* the board went down: boot before the next step */
 	struct engine_totals *totals;
 	unsigned cycle_no, cycle_total;
+	double started_at;            /* monotonic: when the run began (its first boot) */
 	double last_timeout_overrun_ms; /* how late the last timed-out wait noticed its deadline */
 	bool aborted_marked;          /* the run is already stored as aborted */
 };

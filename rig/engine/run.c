@@ -8,6 +8,8 @@
 #include "engine/dut.h"
 #include "engine/engine.h"
 #include "engine/hang.h"
+#include "engine/progress.h"
+#include "util/clock.h"
 
 /* meta.json of the kernel under test: its text (for the run row) and the s_id offset. */
 static char *load_kernel_meta(const char *path, long *s_id_offset)
@@ -118,12 +120,14 @@ static void keep_leftover_events(struct engine_ctx *ctx, struct results_cycle *c
 static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, struct rig_err *err)
 {
 	struct results_cycle *cyc;
-	char desc[128];
+	char desc[128], eta[96];
 	int rc;
 
 	step_format(step, desc, sizeof(desc));
+	progress_eta(monotonic_seconds() - ctx->started_at, ctx->cycle_no, ctx->cycle_total, eta,
+		     sizeof(eta));
 	ctx->cycle_no++;
-	session_say(ctx->s, "cycle %u/%u: %s", ctx->cycle_no, ctx->cycle_total, desc);
+	session_say(ctx->s, "cycle %u/%u: %s (%s)", ctx->cycle_no, ctx->cycle_total, desc, eta);
 	if (!(cyc = new_cycle(ctx, step, idx, desc, err)))
 		return -1;
 	rc = ctx->needs_boot ? board_boot(ctx, NULL, cyc, err) : 0;
@@ -228,6 +232,7 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	int rc, code;
 
 	memset(totals, 0, sizeof(*totals));
+	ctx.started_at = monotonic_seconds();   /* the first boot counts: it is part of the run */
 	plan_timeouts(plan, board, &ctx.t);
 	ctx.cycle_total = cycles * action_steps(plan);
 	totals->cycles = ctx.cycle_total;

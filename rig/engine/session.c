@@ -144,9 +144,9 @@ static int power_on_with_cmdline(struct session *s, const char *extra, struct ri
 	if (strcmp(s->deploy->ops->name, "qemu") != 0)
 		session_say(s, "deployed the kernel by %s (%s)", s->deploy->ops->name,
 			    s->deploy->log_path);
-	if (extra && *extra) {
+	if (strcmp(s->deploy->ops->name, "qemu") == 0) {
 		/* the qemu deploy: QEMU reads board->boot while it starts (power/qemu_args.c) */
-		if (deploy_cmdline(saved, extra, &joined, err) < 0)
+		if (deploy_boot_cmdline(s->board, extra, &joined, err) < 0)
 			return -1;
 		s->board->boot.cmdline = joined;
 	}

@@ -45,6 +45,10 @@ void session_close(struct session *s);
  * "boot": returns 1. 0 = agent ready, -1 = infrastructure error. */
 int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_s,
 		 struct rig_err *err);
+/* The console of the last boot (and of everything since) against judge/boot_health.h: a lost
+ * interrupt the kernel disabled, a lockup, an RCU stall, an oops or a panic is an
+ * infrastructure error (-1) naming those lines; 0 when healthy. Reads the events, drains none. */
+int session_check_boot_health(struct session *s, struct rig_err *err);
 /* Power on and attach the console without waiting for anything (a hibernated board restores
  * its old userspace instead of starting the agent). */
 int session_power_on(struct session *s, const char *extra_cmdline, struct rig_err *err);

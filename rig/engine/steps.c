@@ -7,6 +7,7 @@
 
 #include "engine/collect.h"
 #include "engine/ctx.h"
+#include "engine/drives.h"
 #include "engine/dut.h"
 #include "engine/hang.h"
 #include "engine/rtc_wake.h"
@@ -164,7 +165,8 @@ fail:
 static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 				const struct acks *acked, struct rig_err *err)
 {
-	if (board_prepare_base(ctx, err) < 0 || collect_after_failure(ctx, cyc, acked, err) < 0)
+	if (board_prepare_base(ctx, err) < 0 || session_check_boot_health(ctx->s, err) < 0 ||
+	    collect_after_failure(ctx, cyc, acked, err) < 0)
 		return -1;
 	return board_start_workloads(ctx, err);
 }
@@ -185,16 +187,24 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 			 struct results_cycle *cyc, struct rig_err *err)
 {
 	struct agent_reply reply;
+	struct drive_marks marks;
 	struct acks acked;
 	double since = wall_clock_seconds();
 	enum wait_result r;
 	int rc;
 
-	if (collect_fio_checkpoint(ctx, err) < 0 ||
-	    dut_send_suspend(ctx->s, st->mode, false, 0, NULL, &reply, err) < 0)
+	/* s2idle enters no ACPI S-state: QEMU sends no SUSPEND event and the console has no S3
+	 * line; "PM: suspend-to-idle" (rig-dut turns pm_debug_messages on) says it is asleep, as
+	 * for a suspend step. Waiting for S3 instead was a hang in phase suspend every time. */
+	session_watch(ctx->s, st->mode == SLEEP_S2IDLE ? "PM: suspend-to-idle" : NULL);
+	if (collect_fio_checkpoint(ctx, err) < 0)
+		return -1;
+	drives_mark(ctx, &marks);
+	if (dut_send_suspend(ctx->s, st->mode, false, 0, NULL, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, WAIT_FOR_SUSPENDED, since, ms(ctx->t.suspend), &reply, err);
+	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
+		       ms(ctx->t.suspend), &reply, err);
 	if (r == WAIT_DONE)
 		r = wait_idle(ctx, ms(st->after_seconds), &reply, err);
 	agent_reply_free(&reply);
@@ -213,7 +223,7 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	acked = ctx->s->acks;
 	ack_gap(ctx, cyc, &acked, err);
 	session_say(ctx->s, "  power cut while suspended");
-	if (session_power_off(ctx->s, err) < 0)
+	if (session_power_off(ctx->s, err) < 0 || drives_collect(ctx, cyc, &marks, err) < 0)
 		return -1;
 	rc = board_boot_only(ctx, NULL, cyc, err);
 	if (rc != 0)

@@ -10,7 +10,8 @@
 #include "util/kv.h"
 
 /* The scan of writer id's journal: by the id its records carry, else the file the id names
- * ("<fs>-m<gen>": fs/mmap, "-w<gen>": fs/write, "-j<gen>": journald's entries, fs/journald)
+ * ("<fs>-m<gen>": fs/mmap, "-w<gen>": fs/write, "-j<gen>": journald's entries, fs/journald,
+ * "-x<gen>": the metadata writer's directory, fs/meta)
  * whatever its records say. */
 static const struct ev_journal *journal_of(const struct ev_journals *js, const char *id,
 					   bool *same_writer)
@@ -25,7 +26,8 @@ static const struct ev_journal *journal_of(const struct ev_journals *js, const c
 	*same_writer = false;
 	ev_writer_fs(id, fs, sizeof(fs));
 	snprintf(file, sizeof(file), "%s/%s", fs,
-		 !dash ? "mmap" : dash[1] == 'w' ? "write" : dash[1] == 'j' ? "journald" : "mmap");
+		 !dash ? "mmap" : dash[1] == 'w' ? "write" : dash[1] == 'j' ? "journald" :
+		 dash[1] == 'x' ? "meta" : "mmap");
 	for (size_t i = 0; js && i < js->n; i++)
 		if (strcmp(js->files[i].file, file) == 0)
 			return &js->files[i];

@@ -6,7 +6,8 @@
  * says through results/. So a rig run and a LAVA run of the same evidence give the same verdicts.
  *
  * The verdicts (README.md): suspend, pm-test, hibernate, stall (per filesystem), order,
- * clean-resume, writers-alive, owner, wake, no-loss (per filesystem; journal and fio), fsck.
+ * knob-semantics, clean-resume, writers-alive, owner, wake, no-loss (per filesystem; journal
+ * and fio), fsck.
  */
 #ifndef RIG_JUDGE_JUDGE_H
 #define RIG_JUDGE_JUDGE_H
@@ -115,8 +116,8 @@ struct judge_resume {
 	int owner_frozen;                   /* its state after the resume: 1, 0, -1 unknown */
 };
 
-/* Measurements (frozen window, kernel phases), stall per filesystem, order, owner,
- * clean-resume, writers-alive. */
+/* Measurements (frozen window, kernel phases), stall per filesystem, order, knob-semantics
+ * (judge/knob.h), owner, clean-resume, writers-alive. */
 int judge_after_resume(const struct judge_context *c, struct judgement *j,
 		       const struct judge_resume *r, struct rig_err *err);
 

@@ -1,5 +1,5 @@
 /* After a resume that kept the board's userspace: the frozen window's measurements, stall per
- * filesystem, order, owner, clean-resume and writers-alive. */
+ * filesystem, order, knob-semantics, owner, clean-resume and writers-alive. */
 #include "judge/judge.h"
 
 #include <inttypes.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/knob.h"
 #include "lib/stall_report.h"
 
 /* Stores that land in a page still mapped writable complete right after freeze_super() returns
@@ -58,23 +59,6 @@ static void phase_measurements(struct judgement *j, const struct judge_event *ev
 }
 
 /* ---- stall ------------------------------------------------------------------------------- */
-
-/* The traced superblock of a board filesystem: its block device's name, or for an image file
- * (a loop mount) the first loop device. NULL when the kernel did not freeze it. */
-static const struct frozen_dev *traced_dev(const struct frozen_window *w,
-					   const struct board_filesystem *fs)
-{
-	bool is_image = strncmp(fs->device, "/dev/", 5) != 0;
-	const char *base = strrchr(fs->device, '/');
-
-	base = base ? base + 1 : fs->device;
-	for (unsigned i = 0; i < w->n_frozen; i++) {
-		if (is_image ? strncmp(w->devs[i].dev, "loop", 4) == 0
-			     : strcmp(w->devs[i].dev, base) == 0)
-			return &w->devs[i];
-	}
-	return NULL;
-}
 
 struct fs_stall {
 	uint64_t inside, wrote, blocked, errors;
@@ -138,7 +122,7 @@ static int judge_stall(const struct judge_context *c, struct judgement *j,
 		return stall_skip_all(c, j, "no filesystems_freeze seen in the kernel trace", err);
 	for (size_t i = 0; i < c->board->n_filesystems; i++) {
 		const struct board_filesystem *fs = &c->board->filesystems[i];
-		const struct frozen_dev *d = traced_dev(w, fs);
+		const struct frozen_dev *d = knob_traced_dev(w, fs);
 		struct fs_stall st = { 0 };
 		enum results_verdict_result r;
 		char detail[512];
@@ -237,6 +221,20 @@ int judge_order_after_hang(const struct judge_context *c, struct judgement *j,
 	return order_verdict(c, j, &w, true, err);
 }
 
+/* ---- knob-semantics ---------------------------------------------------------------------- */
+
+static int knob_verdict(const struct judge_context *c, struct judgement *j,
+			const struct frozen_window *w, struct rig_err *err)
+{
+	char detail[512];
+	enum results_verdict_result r = knob_judge(w, c->knob_freeze_filesystems, c->kernel_version,
+						   c->board, detail, sizeof(detail));
+
+	return judge_add(c, j, "knob-semantics", NULL, r, detail,
+			 r == RESULTS_VERDICT_FAIL ? (const char *const[]){ detail } : NULL,
+			 r == RESULTS_VERDICT_FAIL ? 1 : 0, err);
+}
+
 /* ---- owner, clean-resume, writers-alive -------------------------------------------------- */
 
 static int judge_owner(const struct judge_context *c, struct judgement *j, const char *fs,
@@ -314,6 +312,7 @@ int judge_after_resume(const struct judge_context *c, struct judgement *j,
 	phase_measurements(j, r->events, r->n_events, err);
 	if (judge_stall(c, j, r->trace, r->stall, err) < 0 ||
 	    order_verdict(c, j, r->trace, false, err) < 0 ||
+	    knob_verdict(c, j, r->trace, err) < 0 ||
 	    (r->owner_fs && judge_owner(c, j, r->owner_fs, r->owner_frozen, err) < 0) ||
 	    judge_clean_resume(c, j, r->events, r->n_events, err) < 0)
 		return -1;

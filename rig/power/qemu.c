@@ -1,7 +1,10 @@
 /* The QEMU backend: the board is a QEMU process driven over QMP.
  *
  * "on" starts QEMU with its CPUs stopped (see power.h for the resume contract); "off" is QMP
- * quit, a power cut with no guest shutdown, and SIGKILL when QMP does not answer.  A QEMU
+ * quit, a power cut with no guest shutdown, and SIGKILL when QMP does not answer.  A board with
+ * volatile_cache disks (power/drive_cache.h) has them served by nbdkit, started before QEMU;
+ * its "off" SIGKILLs those nbdkits and then QEMU (a QMP quit would have QEMU flush its drives
+ * as it closes them: the cut must drop what the kernel did not flush).  A QEMU
  * started by an earlier rig (e.g. `rig power on`) is found again through <run>/qemu.pid.
  * QEMU serves one QMP client at a time, so two rigs on the same board wait on each other. */
 #include "power/backend.h"
@@ -19,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "power/drive_cache.h"
 #include "power/qemu_args.h"
 #include "power/qemu_proc.h"
 #include "power/qmp.h"
@@ -32,6 +36,7 @@
 struct qemu_power {
 	struct qemu_proc proc;
 	struct qmp *qmp;
+	struct drive_caches caches;  /* the nbdkits of volatile_cache disks */
 	char run_dir[PATH_MAX];
 	char qmp_path[PATH_MAX];
 	char pidfile[PATH_MAX + 16];
@@ -195,9 +200,13 @@ static int qemu_on(struct power *power, struct rig_err *err)
 	qmp_close(qp->qmp);
 	qp->qmp = NULL;
 	if (prepare_run(power, qp, err) < 0 ||
-	    qemu_build_argv(power->board, qp->run_dir, &args, err) < 0)
+	    drive_cache_start(&qp->caches, power->board->power.qemu, qp->run_dir, err) < 0)
 		return -1;
-	if (qemu_proc_spawn(&qp->proc, args.argv, qp->stderr_path, err) < 0) {
+	if (qemu_build_argv(power->board, qp->run_dir, &args, err) < 0 ||
+	    qemu_proc_spawn(&qp->proc, args.argv, qp->stderr_path, err) < 0) {
+		struct rig_err ignored;
+
+		drive_cache_cut(&qp->caches, power->board->power.qemu, qp->run_dir, &ignored);
 		qemu_argv_free(&args);
 		return -1;
 	}
@@ -207,6 +216,7 @@ static int qemu_on(struct power *power, struct rig_err *err)
 		struct rig_err ignored;
 
 		qemu_proc_kill(&qp->proc, &ignored);
+		drive_cache_cut(&qp->caches, power->board->power.qemu, qp->run_dir, &ignored);
 		unlink(qp->pidfile);
 		return -1;
 	}
@@ -221,9 +231,15 @@ static int qemu_resume_cpus(struct power *power, struct rig_err *err)
 static int qemu_off(struct power *power, struct rig_err *err)
 {
 	struct qemu_power *qp = priv(power);
+	const struct board_qemu *q = power->board->power.qemu;
 	struct rig_err ignored;
 
-	if (qemu_proc_alive(&qp->proc)) {
+	if (drive_cache_any(q)) {
+		/* The drives first: QEMU, killed after them, has nothing left to flush to. */
+		if (drive_cache_cut(&qp->caches, q, qp->run_dir, err) < 0 ||
+		    qemu_proc_kill(&qp->proc, err) < 0)
+			return -1;
+	} else if (qemu_proc_alive(&qp->proc)) {
 		/* QEMU may close the socket before it replies: the exit is what counts. */
 		command(qp, "quit", NULL, NULL, &ignored);
 		if (!qemu_proc_wait_exit(&qp->proc, QEMU_QUIT_TIMEOUT_MS) &&

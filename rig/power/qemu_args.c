@@ -1,5 +1,7 @@
 #include "power/qemu_args.h"
 
+#include "power/drive_cache.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -12,10 +14,7 @@
 /* AHCI has six ports; more SATA disks than that need a second controller we do not model. */
 #define AHCI_PORTS 6
 
-static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
+int qemu_argv_add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -97,14 +96,25 @@ int qemu_qmp_path(const struct board *board, const char *run_dir, char *buf, siz
 
 static int add_machine(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
 {
-	if (add(a, err, "%s", q->binary ? q->binary : "qemu-system-x86_64") < 0 ||
-	    add(a, err, "-S") < 0 || add(a, err, "-machine") < 0 ||
-	    add(a, err, "%s,accel=%s", q->machine ? q->machine : "pc",
-		q->accel ? q->accel : "tcg") < 0 ||
-	    add(a, err, "-smp") < 0 || add(a, err, "%u", q->cpus ? q->cpus : 1) < 0 ||
-	    add(a, err, "-m") < 0 || add(a, err, "%u", q->memory_mb ? q->memory_mb : 512) < 0)
+	const char *accel = q->accel ? q->accel : "tcg";
+
+	if (qemu_argv_add(a, err, "%s", q->binary ? q->binary : "qemu-system-x86_64") < 0 ||
+	    qemu_argv_add(a, err, "-S") < 0 || qemu_argv_add(a, err, "-machine") < 0 ||
+	    qemu_argv_add(a, err, "%s", q->machine ? q->machine : "pc") < 0 ||
+	    qemu_argv_add(a, err, "-accel") < 0)
 		return -1;
-	if (q->firmware && (add(a, err, "-bios") < 0 || add(a, err, "%s", q->firmware) < 0))
+	/* Multi-threaded TCG races the guest's live text patching (static keys) between vCPUs:
+	 * `Oops: int3` in boots of the default board (boards/README.md, power.qemu.tcg_thread). */
+	if (strcmp(accel, "tcg") == 0 ? qemu_argv_add(a, err, "tcg,thread=%s",
+						      q->tcg_thread ? q->tcg_thread : "single") < 0
+				      : qemu_argv_add(a, err, "%s", accel) < 0)
+		return -1;
+	if (qemu_argv_add(a, err, "-smp") < 0 || qemu_argv_add(a, err, "%u", q->cpus ? q->cpus : 1) < 0 ||
+	    qemu_argv_add(a, err, "-m") < 0 ||
+	    qemu_argv_add(a, err, "%u", q->memory_mb ? q->memory_mb : 512) < 0)
+		return -1;
+	if (q->firmware && (qemu_argv_add(a, err, "-bios") < 0 ||
+			    qemu_argv_add(a, err, "%s", q->firmware) < 0))
 		return -1;
 	return 0;
 }
@@ -116,11 +126,13 @@ static int add_boot(struct qemu_argv *a, const struct board *board, struct rig_e
 
 	if (!boot->kernel || !board->deploy.backend || strcmp(board->deploy.backend, "qemu") != 0)
 		return 0;
-	if (add(a, err, "-kernel") < 0 || add(a, err, "%s", boot->kernel) < 0)
+	if (qemu_argv_add(a, err, "-kernel") < 0 || qemu_argv_add(a, err, "%s", boot->kernel) < 0)
 		return -1;
-	if (boot->initrd && (add(a, err, "-initrd") < 0 || add(a, err, "%s", boot->initrd) < 0))
+	if (boot->initrd && (qemu_argv_add(a, err, "-initrd") < 0 ||
+			     qemu_argv_add(a, err, "%s", boot->initrd) < 0))
 		return -1;
-	if (boot->cmdline && (add(a, err, "-append") < 0 || add(a, err, "%s", boot->cmdline) < 0))
+	if (boot->cmdline && (qemu_argv_add(a, err, "-append") < 0 ||
+			      qemu_argv_add(a, err, "%s", boot->cmdline) < 0))
 		return -1;
 	return 0;
 }
@@ -140,53 +152,70 @@ static int add_console(struct qemu_argv *a, const struct board *board, const cha
 		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 	} else if (!(path = escape_commas(con->path)) || !escape_in_place(&log)) {
 		rc = rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	} else if ((rc = add(a, err, "-serial")) == 0 && (rc = add(a, err, "chardev:con0")) == 0 &&
-		   (rc = add(a, err, "-chardev")) == 0) {
-		rc = add(a, err, "socket,id=con0,path=%s,server=on,wait=off,logfile=%s", path, log);
+	} else if ((rc = qemu_argv_add(a, err, "-serial")) == 0 &&
+		   (rc = qemu_argv_add(a, err, "chardev:con0")) == 0 &&
+		   (rc = qemu_argv_add(a, err, "-chardev")) == 0) {
+		rc = qemu_argv_add(a, err, "socket,id=con0,path=%s,server=on,wait=off,logfile=%s", path, log);
 	}
 	free(path);
 	free(log);
 	return rc;
 }
 
-static int add_disk(struct qemu_argv *a, const struct board_disk *d, unsigned *sata_port,
-		    struct rig_err *err)
+/* The -drive of a disk: its image file, or the nbdkit serving it with a volatile cache. */
+static int add_drive(struct qemu_argv *a, const struct board_disk *d, const char *run_dir,
+		     struct rig_err *err)
 {
-	char *file;
+	char sock[4096];
+	char *path;
 	int rc;
 
+	if (d->volatile_cache &&
+	    drive_cache_path(run_dir, d->id, "sock", sock, sizeof(sock), err) < 0)
+		return -1;
+	path = escape_commas(d->volatile_cache ? sock : d->file);
+	if (!path)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = qemu_argv_add(a, err, "-drive");
+	if (rc == 0 && d->volatile_cache)
+		rc = qemu_argv_add(a, err, "driver=raw,file.driver=nbd,file.server.type=unix,"
+			 "file.server.path=%s,if=none,id=%s,cache=writeback", path, d->id);
+	else if (rc == 0)
+		rc = qemu_argv_add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", path, d->id);
+	free(path);
+	return rc;
+}
+
+static int add_disk(struct qemu_argv *a, const struct board_disk *d, const char *run_dir,
+		    unsigned *sata_port, struct rig_err *err)
+{
 	if (!d->id || !d->file || !d->interface)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: id, interface and file "
 				   "are required");
 	if (strcmp(d->interface, "nvme") != 0 && strcmp(d->interface, "sata") != 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks[%s]: unknown interface "
 				   "'%s' (nvme, sata)", d->id, d->interface);
-	file = escape_commas(d->file);
-	if (!file)
-		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = add(a, err, "-drive");
-	if (rc == 0)
-		rc = add(a, err, "file=%s,if=none,id=%s,format=raw,cache=writeback", file, d->id);
-	free(file);
-	if (rc < 0 || add(a, err, "-device") < 0)
+	if (add_drive(a, d, run_dir, err) < 0 || qemu_argv_add(a, err, "-device") < 0)
 		return -1;
 	if (strcmp(d->interface, "nvme") == 0)
-		return add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
+		return qemu_argv_add(a, err, "nvme,drive=%s,serial=%s", d->id, d->id);
 	if (*sata_port >= AHCI_PORTS)
 		return rig_err_set(err, RIG_EXIT_USAGE, "power.qemu.disks: more than %d sata disks",
 				   AHCI_PORTS);
-	return add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
+	return qemu_argv_add(a, err, "ide-hd,drive=%s,bus=ahci0.%u", d->id, (*sata_port)++);
 }
 
-static int add_disks(struct qemu_argv *a, const struct board_qemu *q, struct rig_err *err)
+static int add_disks(struct qemu_argv *a, const struct board_qemu *q, const char *run_dir,
+		     struct rig_err *err)
 {
 	unsigned sata_port = 0;
 
 	for (size_t i = 0; i < q->n_disks; i++) {
 		if (q->disks[i].interface && strcmp(q->disks[i].interface, "sata") == 0 &&
-		    sata_port == 0 && (add(a, err, "-device") < 0 || add(a, err, "ahci,id=ahci0") < 0))
+		    sata_port == 0 && (qemu_argv_add(a, err, "-device") < 0 ||
+				       qemu_argv_add(a, err, "ahci,id=ahci0") < 0))
 			return -1;
-		if (add_disk(a, &q->disks[i], &sata_port, err) < 0)
+		if (add_disk(a, &q->disks[i], run_dir, &sata_port, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -199,7 +228,7 @@ static int add_qmp(struct qemu_argv *a, const char *path, struct rig_err *err)
 
 	if (!escaped)
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
-	rc = add(a, err, "unix:%s,server=on,wait=off", escaped);
+	rc = qemu_argv_add(a, err, "unix:%s,server=on,wait=off", escaped);
 	free(escaped);
 	return rc;
 }
@@ -217,14 +246,14 @@ int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_
 	if (qemu_qmp_path(board, run_dir, qmp, sizeof(qmp), err) < 0)
 		goto fail;
 	if (add_machine(out, q, err) < 0 || add_boot(out, board, err) < 0 ||
-	    add(out, err, "-display") < 0 || add(out, err, "none") < 0 ||
-	    add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
-	    add(out, err, "-qmp") < 0 ||
+	    qemu_argv_add(out, err, "-display") < 0 || qemu_argv_add(out, err, "none") < 0 ||
+	    qemu_argv_add(out, err, "-nodefaults") < 0 || add_console(out, board, run_dir, err) < 0 ||
+	    qemu_argv_add(out, err, "-qmp") < 0 ||
 	    add_qmp(out, qmp, err) < 0 ||
-	    add_disks(out, q, err) < 0)
+	    add_disks(out, q, run_dir, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < q->n_extra_args; i++)
-		if (add(out, err, "%s", q->extra_args[i]) < 0)
+		if (qemu_argv_add(out, err, "%s", q->extra_args[i]) < 0)
 			goto fail;
 	return 0;
 fail:

@@ -20,6 +20,9 @@ int qemu_qmp_path(const struct board *board, const char *run_dir, char *buf, siz
 int qemu_build_argv(const struct board *board, const char *run_dir, struct qemu_argv *out,
 		    struct rig_err *err);
 void qemu_argv_free(struct qemu_argv *args);
+/* Append one argument, printf-formatted. */
+int qemu_argv_add(struct qemu_argv *args, struct rig_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Create every missing disk image, sparse, at its size_mb (and its directory). */
 int qemu_create_disks(const struct board_qemu *qemu, struct rig_err *err);
 

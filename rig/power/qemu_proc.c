@@ -103,8 +103,8 @@ int qemu_pidfile_write(const char *path, pid_t pid, struct rig_err *err)
 	return 0;
 }
 
-/* A recycled pid must not be mistaken for the board: check it is a QEMU. */
-static bool looks_like_qemu(pid_t pid)
+/* A recycled pid must not be mistaken for the board: check its program's name. */
+static bool looks_like(pid_t pid, const char *name)
 {
 	char path[64], argv0[512];
 	size_t n;
@@ -117,10 +117,15 @@ static bool looks_like_qemu(pid_t pid)
 	n = fread(argv0, 1, sizeof(argv0) - 1, f);
 	fclose(f);
 	argv0[n] = '\0';
-	return strstr(argv0, "qemu") != NULL;
+	return strstr(argv0, name) != NULL;
 }
 
 void qemu_pidfile_adopt(const char *path, struct qemu_proc *proc)
+{
+	qemu_pidfile_adopt_named(path, proc, "qemu");
+}
+
+void qemu_pidfile_adopt_named(const char *path, struct qemu_proc *proc, const char *name)
 {
 	FILE *f = fopen(path, "re");
 	int pid = 0;
@@ -132,7 +137,7 @@ void qemu_pidfile_adopt(const char *path, struct qemu_proc *proc)
 	if (fscanf(f, "%d", &pid) != 1)
 		pid = 0;
 	fclose(f);
-	if (pid <= 0 || !looks_like_qemu(pid))
+	if (pid <= 0 || !looks_like(pid, name))
 		return;
 	proc->pid = pid;
 	if (!qemu_proc_alive(proc))

@@ -29,5 +29,7 @@ int qemu_proc_kill(struct qemu_proc *proc, struct rig_err *err);
 int qemu_pidfile_write(const char *path, pid_t pid, struct rig_err *err);
 /* A live QEMU whose pid is in path (not our child), or pid 0. */
 void qemu_pidfile_adopt(const char *path, struct qemu_proc *proc);
+/* The same for another program of the board (nbdkit): argv[0] must contain name. */
+void qemu_pidfile_adopt_named(const char *path, struct qemu_proc *proc, const char *name);
 
 #endif

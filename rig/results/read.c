@@ -47,9 +47,11 @@ struct visit {
 static const char runs_sql[] =
 	"SELECT r.id, r.board, r.night, r.kernel_version, r.kernel_sha, r.plan, r.status,"
 	" r.console_log, r.host, r.knob_freeze_filesystems, r.knob_sync_on_suspend, r.started_at,"
-	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0), r.source, r.lava_job_id, %s"
-	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed"
-	"  FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
+	" r.ended_at, COALESCE(c.n, 0), COALESCE(c.n_failed, 0), r.source, r.lava_job_id, %s,"
+	" COALESCE(c.n_fail, 0), COALESCE(c.n_hang, 0), COALESCE(c.n_infra, 0)"
+	" FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n, sum(status <> 'pass') AS n_failed,"
+	"  sum(status = 'fail') AS n_fail, sum(status = 'hang') AS n_hang,"
+	"  sum(status = 'infra') AS n_infra FROM cycles GROUP BY run_id) c ON c.run_id = r.id"
 	" ORDER BY r.board, r.started_at, r.id";
 
 static int run_row(sqlite3_stmt *st, const void *ctx)
@@ -64,6 +66,8 @@ static int run_row(sqlite3_stmt *st, const void *ctx)
 		.started_at = sqlite3_column_double(st, 11), .ended_at = real(st, 12),
 		.n_cycles = sqlite3_column_int(st, 13), .n_cycles_failed = sqlite3_column_int(st, 14),
 		.source = column_text(st, 15), .lava_job_id = column_text(st, 16), .lava_server = column_text(st, 17),
+		.n_cycles_fail = sqlite3_column_int(st, 18), .n_cycles_hang = sqlite3_column_int(st, 19),
+		.n_cycles_infra = sqlite3_column_int(st, 20),
 	};
 
 	return v->run(v->ctx, &r);

@@ -27,6 +27,7 @@ struct results_run_row {
 	int knob_freeze_filesystems, knob_sync_on_suspend;
 	double started_at, ended_at;
 	int n_cycles, n_cycles_failed;   /* cycles, and those whose status is not pass */
+	int n_cycles_fail, n_cycles_hang, n_cycles_infra;   /* of those: status fail, hang, infra */
 	const char *source;              /* "rig" or "lava" */
 	const char *lava_job_id;         /* NULL unless from LAVA */
 	const char *lava_server;         /* NULL: from a file (or a schema 1 database) */

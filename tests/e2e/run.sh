@@ -13,23 +13,26 @@ db=$work/results.db
 trap 'rm -rf "$work"' EXIT
 export RIG_LOCK_DIR=$work/locks
 
-# run NAME PLAN [rig run options...]: runs the plan, leaves its exit code in $RC and output in
-# $work/NAME.log, and prints the output's summary. A run with an infrastructure error in a cycle
-# (exit 3, or a cycle stored as infra: e.g. the board panicked while the rig set it up — seen on
-# TCG as "Oops: int3" while kprobes were being installed) is no evidence either way: it is shown,
-# and the plan runs once more.
+# run NAME PLAN [rig run options...]: runs the plan once, leaves its exit code in $RC and output
+# in $work/NAME.log, and prints the output's summary. An infrastructure error (exit 3, or a cycle
+# stored as infra) is no evidence either way and fails the test: it is never run again. (It used
+# to be: the board panicked on TCG with "Oops: int3" while kprobes were installed, a race between
+# vCPUs in multi-threaded TCG that boards/qemu.yaml's tcg_thread: single removes, and NVMe lost
+# its interrupt line on a kernel without CONFIG_PCI_MSI, now in kernel/configs/qemu.config.)
 run() {
-    local name=$1 plan=$2 try
+    local name=$1 plan=$2 infra last
     shift 2
-    for try in 1 2; do
-        "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
-        RC=$?
-        RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
-        sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
-        [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
-        [ "$RC" -ne 3 ] && [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")" -eq 0 ] && break
-        [ "$try" -eq 1 ] && echo "  [$name] infrastructure error in run $RUN_ID: running the plan once more"
-    done
+    last=0
+    [ -e "$db" ] && last=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
+    "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
+    RC=$?
+    RUN_ID=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
+    [ "$RUN_ID" != "$last" ] || RUN_ID=0   # no run stored (e.g. an unhealthy first boot)
+    sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
+    [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+    infra=$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")
+    check "$name: no infrastructure error (exit $RC, $infra infra cycles in run $RUN_ID)" \
+        [ "$RC" -ne 3 -a "$infra" -eq 0 ]
 }
 verdicts() { # verdicts RUN NAME RESULT: how many verdicts of that name and result the run has
     sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
@@ -51,6 +54,14 @@ check "smoke: no unexplained failure" [ "$(sql "$db" "SELECT count(*) FROM verdi
 check "smoke: kernel version and knob recorded on every verdict" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND (v.kernel_version IS NULL OR v.knob_freeze_filesystems IS NULL)")" -eq 0 ]
 check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
+check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never failed" \
+    [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 ] && [ "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
+
+# --- knob-semantics at knob 0: positive control on the default kernel -----------------------
+run knob0 tests/e2e/plans/knob0.yaml
+check "knob 0: rig run exits 0" [ "$RC" -eq 0 ]
+check "knob 0: knob-semantics passed, the kernel froze nothing" \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='pass' AND v.knob_freeze_filesystems=0 AND v.detail LIKE 'freeze_filesystems=0, kernel %: filesystems_freeze() froze nothing'")" -eq 1 ]
 
 # --- hang: injected during resume, classified, recovered, exit 1 ----------------------------
 run hang tests/e2e/plans/hang.yaml
@@ -66,18 +77,34 @@ run loss-knob1 tests/e2e/plans/power-cut.yaml
 check "no-loss knob 1: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
 check "no-loss knob 1: every writer verified" [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 6 ]
 check "no-loss knob 1: filesystems check clean" [ "$(verdicts "$RUN_ID" fsck fail)" -eq 0 ]
+check "no-loss knob 1: the power cut in s2idle passed (seen asleep, not a hang in phase suspend)" \
+    [ "$(sql "$db" "SELECT status FROM cycles WHERE run_id=$RUN_ID AND idx=2")" = "pass" ]
 check "no-loss knob 1: fio's verify-only pass found every fio-acknowledged block intact" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 8 ]
 check "no-loss knob 1: no fio verdict failed or could not run" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result <> 'pass' AND v.detail LIKE 'fio:%'")" -eq 0 ]
+# The freeze alone: knob 1 with sync_on_suspend 0 and no userspace sync before the suspend (a
+# power cut arms no RTC alarm, so rig-dut does not sync first); loss-knob0 below is the same with
+# the freeze off too, and loses records.
+run loss-freeze-only tests/e2e/plans/power-cut-freeze-only.yaml
+check "no-loss by the freeze alone (knob 1, sync_on_suspend 0): the cycle ran with sync_on_suspend 0" \
+    [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND step_kind LIKE 'power-cut%' AND knob_freeze_filesystems=1 AND knob_sync_on_suspend=0")" -eq 1 ]
+check "no-loss by the freeze alone: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
+check "no-loss by the freeze alone: every journal and fio writer verified" \
+    [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 8 ] && \
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 4 ]
 # fio's power cut happens only if the suspend gets that far: with knob 0 and no sync, freezing the
 # kernel threads sometimes fails (jbd2 of the loop ext4 waits on the xfs below it: known issue
-# jbd2-loop-freeze-timeout; 2 of 11 runs). Such a run holds no fio evidence either way, so it is
-# run again, at most 3 times in all; the check below still needs a loss actually reported.
+# jbd2-loop-freeze-timeout, 2 of 11 runs in known-issues.yaml). Such a run holds no fio evidence
+# either way. It is run again only for that documented cause (the run's suspend aborted with that
+# known issue matched), at most twice, each retry counted and listed in the summary; a run
+# without fio evidence for any other cause is not retried, and the check below fails.
 for attempt in 1 2 3; do
     run fio-loss-knob0 tests/e2e/plans/fio-power-cut-knob0.yaml
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.detail LIKE 'fio:%'")" -gt 0 ] && break
-    echo "  [fio-loss-knob0] attempt $attempt: no power cut happened (suspend failed), again"
+    [ "$attempt" -lt 3 ] || break
+    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.known_issue='jbd2-loop-freeze-timeout'")" -gt 0 ] || break
+    retried "fio-loss-knob0: run $RUN_ID's suspend aborted by known issue jbd2-loop-freeze-timeout (documented, 2 of 11 runs): no power cut, no fio evidence"
 done
 check "fio no-loss negative control (knob 0, no sync): lost fio-acknowledged blocks reported" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='fail' AND v.detail LIKE 'fio: acknowledged blocks lost or damaged%'")" -ge 1 ]
@@ -92,6 +119,14 @@ if [ -e "$faults/bzImage" ]; then
     check "stall negative control: xfs reported not frozen" [ "$(verdicts_fs "$RUN_ID" stall sata-xfs fail)" -ge 1 ]
     check "stall negative control: only xfs fails" \
         [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='stall' AND v.result='fail' AND v.filesystem <> 'sata-xfs'")" -eq 0 ]
+    check "knob-semantics negative control at knob 1: sata-xfs reported not frozen" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='fail' AND v.detail LIKE '%did not freeze sata-xfs (froze:%'")" -ge 1 ]
+
+    # Positive control: the knob0 run above on the default kernel froze nothing.
+    run fault-knob0 tests/e2e/plans/knob0.yaml --kernel "$faults" --append rig_fault=reverse-knob-check
+    check "knob-semantics negative control (6.18.0's reversed check): knob 0 froze every filesystem, verdict fails" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='fail' AND v.known_issue IS NULL AND v.detail LIKE '%the kernel froze %sda1%nvme0n1p1%'")" -eq 1 ]
+    check "knob-semantics negative control: the run fails (exit 1)" [ "$RC" -eq 1 ]
 
     run fault-warn tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=warn-on-thaw
     check "clean-resume negative control: a fresh WARN fails the verdict" \

@@ -24,6 +24,9 @@ rc=$?
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 cat "$log"
 check "rig boot exits 0" [ "$rc" -eq 0 ]
+# rig boot judges the boot's console (rig(1), "Boot health"): a lost interrupt line, a lockup,
+# an RCU stall or an oops is exit 3 naming the lines.
+check "boot healthy (no disabled IRQ, lockup, RCU stall, oops)" bash -c "! grep -q 'boot unhealthy' '$log'"
 check "kernel version is the one built ($version)" has "$log" "^kernel=$version "
 check "freeze_filesystems knob present" has "$log" "freeze_filesystems=[01] "
 check "/sys/power/state has mem and disk" has "$log" "states=[a-z,]*mem,disk"

@@ -181,7 +181,7 @@ fi
 # 8. a job of the rig's evidence-recording test definitions: its verdicts are in its log, not its
 #    test cases. The log is made by the real rig-agent --record over a stand-in rig-dut: the
 #    kernel froze nvme-ext4 only, so the other filesystems' stall fails (the skip-xfs-freeze
-#    pattern), as rig run would judge it.
+#    pattern), and so does knob-semantics (knob 1: every filesystem), as rig run would judge it.
 mkdir -p "$work/fakebin"
 cat >"$work/fakebin/rig-dut" <<'DUT'
 #!/bin/sh
@@ -244,7 +244,7 @@ rig lava import --db "$work/evidence.db" --server "$URL" --job 21
 verdicts=$(sql "$work/evidence.db" "SELECT group_concat(v.name || ':' || ifnull(v.filesystem, '-') || ':' || v.result, ' ')
     FROM (SELECT * FROM verdicts ORDER BY name, filesystem) v")
 if [ "$rc" = 1 ] && grep -q 'console lines in its log' "$work/out" &&
-   [ "$verdicts" = "clean-resume:-:pass order:-:skip stall:loop-ext4:fail stall:nvme-btrfs:fail stall:nvme-ext4:pass stall:sata-xfs:fail suspend:-:pass" ]; then
+   [ "$verdicts" = "clean-resume:-:pass knob-semantics:-:fail order:-:skip stall:loop-ext4:fail stall:nvme-btrfs:fail stall:nvme-ext4:pass stall:sata-xfs:fail suspend:-:pass" ]; then
     pass "a job's evidence fetched with its log by REST and judged by the rig: $verdicts (exit $rc)"
 else
     cat "$work/out" "$work/err"; echo "$verdicts"; fail "evidence over REST (exit $rc)"

@@ -32,9 +32,14 @@ refused() {  # refused WHAT HOLDER_WORDS: exit 3 naming the holder
 hold() {  # hold SECONDS: board qemu held by `rig lock ... sleep`, like a LAVA job's QEMU
     rm -f "$work/holder"
     ( "$RIG" lock --board qemu -- sleep "$1" & echo $! >"$work/holder"; wait ) &
-    for _ in $(seq 1 50); do [ -s "$work/holder" ] && [ -s "$RIG_LOCK_DIR/qemu.lock" ] && break; sleep 0.1; done
+    # The lock file keeps the last holder's record after it ends: wait for this holder's pid.
+    for _ in $(seq 1 50); do
+        [ -s "$work/holder" ] && grep -q "\"pid\":$(cat "$work/holder")," "$RIG_LOCK_DIR/qemu.lock" 2>/dev/null &&
+            break
+        sleep 0.1
+    done
     holder=$(cat "$work/holder")
-    [ -s "$RIG_LOCK_DIR/qemu.lock" ] && return 0
+    grep -q "\"pid\":$holder," "$RIG_LOCK_DIR/qemu.lock" 2>/dev/null && return 0
     echo "lock/run.sh: the holder did not take the lock"; exit 2
 }
 

@@ -219,7 +219,7 @@ journald_start() {
     echo "$pid" >"$STATE/pids/$id"
 }
 
-# start-workloads KIND... — journal (mmap), journal-write (write(2)), fio: one writer per
+# start-workloads KIND... — journal (mmap), journal-write (write(2)), meta, fio: one writer per
 # filesystem; journald: one logger to journald (its journal is on $RIG_JOURNAL_FS).
 cmd_start_workloads() {
     mkdir -p "$STATE/tel" "$STATE/pids"
@@ -243,6 +243,17 @@ cmd_start_workloads() {
                     journal-writer --file "$mnt/journal-$mode.dat" --id "$id" --mode "$mode" \
                         --ack-on complete --ack-ms 100 --sync-ms 60000 \
                         --telemetry "$STATE/tel/$id.tel" >"$STATE/$id.log" 2>&1 &
+                    echo $! >"$STATE/pids/$id"
+                    ;;
+                meta)
+                    # metadata operations in $mnt/meta (a fresh directory: the verifier reads
+                    # every operation file in it), each acknowledged once completed; id
+                    # <filesystem>-x<gen>
+                    gen=$(head -c 2 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-3)
+                    id=$name-x$gen
+                    rm -rf "$mnt/meta"
+                    meta-writer --dir "$mnt/meta" --id "$id" --interval-ms 50 --ack-ms 100 \
+                        >"$STATE/$id.log" 2>&1 &
                     echo $! >"$STATE/pids/$id"
                     ;;
                 fio)
@@ -494,6 +505,8 @@ cmd_verify() {
             fi
             echo "journal=$name/$mode $(journal-verify "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
         done
+        [ -d "$mnt/meta" ] && echo "journal=$name/meta $(meta-verify "$mnt/meta" 2>&1 | tr '\n' ' ')"
+
     done
     journald_scan
 }

@@ -14,6 +14,7 @@
 
 #include "config/board.h"
 #include "config/placeholder.h"
+#include "power/qemu_args.h"
 
 static const struct board_paths test_paths = { .run = "/r/run", .out = "/o/out", .top = "/t/top" };
 
@@ -73,6 +74,9 @@ static void qemu_board_loads(void **state)
 	assert_null(b->power.gpiod);
 	assert_null(b->power.command);
 	assert_true(q->cpus >= 1 && q->memory_mb >= 64);
+	/* Multi-threaded TCG oopses in the guest's text patching: the board says single. */
+	assert_string_equal(q->accel, "tcg");
+	assert_string_equal(q->tcg_thread, "single");
 	for (size_t i = 0; i < q->n_disks; i++) {
 		nvme |= strcmp(q->disks[i].interface, "nvme") == 0;
 		sata |= strcmp(q->disks[i].interface, "sata") == 0;
@@ -122,6 +126,8 @@ static void every_key_lands_in_its_field(void **state)
 	assert_string_equal(q->disks[0].interface, "nvme");
 	assert_string_equal(q->disks[0].file, "/o/out/d0.img");
 	assert_int_equal(q->disks[0].size_mb, 10);
+	assert_true(q->disks[0].volatile_cache);
+	assert_false(q->disks[1].volatile_cache);   /* the default */
 	assert_string_equal(q->disks[1].id, "d1");
 	assert_string_equal(q->disks[1].interface, "sata");
 	assert_string_equal(q->disks[1].file, "relative/d1.img");  /* relative paths stay */
@@ -139,6 +145,7 @@ static void every_key_lands_in_its_field(void **state)
 	assert_string_equal(b->filesystems[0].type, "ext4");
 	assert_string_equal(b->filesystems[0].device, "/dev/vda1");
 	assert_string_equal(b->filesystems[0].mount, "/mnt/fs0");
+	assert_string_equal(b->filesystems[0].options, "noatime,barrier=0");
 	assert_string_equal(b->swap, "/dev/vda2");
 	assert_int_equal(b->timeouts.boot, 1);
 	assert_int_equal(b->timeouts.command, 2);
@@ -265,6 +272,38 @@ static void devboard_example_loads(void **state)
 	board_free(b);
 }
 
+/* The volatile boards: both disks behind nbdkit, on disks of their own; the negative control
+ * mounts ext4 and btrfs without flushes and hides the SATA cache from the kernel, the positive
+ * control mounts with the defaults. */
+static void volatile_boards_load(void **state)
+{
+	struct board *pos = load_ok("boards/qemu-volatile.yaml", &test_paths);
+	struct board *neg = load_ok("boards/qemu-volatile-noflush.yaml", &test_paths);
+	struct board *plain = load_ok("boards/qemu.yaml", &test_paths);
+
+	(void)state;
+	assert_int_equal(pos->power.qemu->n_disks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_true(pos->power.qemu->disks[i].volatile_cache);
+		assert_true(neg->power.qemu->disks[i].volatile_cache);
+		assert_false(plain->power.qemu->disks[i].volatile_cache);
+		assert_string_not_equal(pos->power.qemu->disks[i].file,
+					plain->power.qemu->disks[i].file);
+		assert_string_not_equal(pos->power.qemu->disks[i].file,
+					neg->power.qemu->disks[i].file);
+	}
+	for (size_t i = 0; i < pos->n_filesystems; i++)
+		assert_null(pos->filesystems[i].options);
+	assert_string_equal(neg->filesystems[0].name, "nvme-ext4");
+	assert_string_equal(neg->filesystems[0].options, "barrier=0");
+	assert_string_equal(neg->filesystems[1].options, "nobarrier");
+	assert_null(neg->filesystems[2].options);  /* xfs has no nobarrier any more: */
+	assert_non_null(strstr(neg->boot.cmdline, "rig.cache_type.sda=temporary_write_through"));
+	board_free(pos);
+	board_free(neg);
+	board_free(plain);
+}
+
 static void tftp_deploy_loads(void **state)
 {
 	struct board *b = load_ok("rig/tests/data/boards/deploy-tftp-gpiod.yaml", &test_paths);
@@ -277,6 +316,30 @@ static void tftp_deploy_loads(void **state)
 	assert_null(b->deploy.tftp->config);
 	assert_null(b->deploy.command);
 	assert_string_equal(b->boot.kernel, "/o/out/kernel/bzImage");
+	board_free(b);
+}
+
+/* The net-boot board: QEMU is not told the kernel (power/qemu_args.c), its firmware fetches what
+ * the tftp deploy wrote into the root QEMU's user-mode TFTP serves. */
+static void netboot_board_loads(void **state)
+{
+	struct board *b = load_ok("boards/qemu-netboot.yaml", &test_paths);
+	struct rig_err err = { 0 };
+	struct qemu_argv args;
+	bool served = false, pxe = false;
+
+	(void)state;
+	assert_string_equal(b->deploy.backend, "tftp");
+	assert_string_equal(b->deploy.tftp->root, "/r/run/tftp");
+	assert_string_equal(b->deploy.tftp->format, "ipxe");
+	assert_int_equal(qemu_build_argv(b, "/r/run", &args, &err), 0);
+	for (size_t i = 0; i < args.argc; i++) {
+		assert_string_not_equal(args.argv[i], "-kernel");
+		served |= strstr(args.argv[i], "tftp=/r/run/tftp,bootfile=boot.ipxe") != NULL;
+		pxe |= i > 0 && strcmp(args.argv[i - 1], "-boot") == 0 && strcmp(args.argv[i], "n") == 0;
+	}
+	assert_true(served && pxe);
+	qemu_argv_free(&args);
 	board_free(b);
 }
 
@@ -322,6 +385,11 @@ static const struct bad_case bad_cases[] = {
 	{ "not-a-mapping.yaml", "", "expected a mapping" },
 	{ "two-documents.yaml", "", "a second YAML document" },
 	{ "quoted-number.yaml", "console.baud", "the quoted string \"9600\"" },
+	{ "tcg-thread-on-kvm.yaml", "power.qemu.tcg_thread", "given, but power.qemu.accel is not" },
+	{ "bad-tcg-thread.yaml", "power.qemu.tcg_thread", "expected one of single, multi, got \"two\"" },
+	{ "volatile-bad-id.yaml", "power.qemu.disks[1].id", "names files" },
+	{ "mount-options-on-gpiod.yaml", "filesystems[0].options", "needs a deploy that sets" },
+	{ "mount-options-two-words.yaml", "filesystems[1].options", "one word" },
 	{ "deploy-missing-section.yaml", "deploy", "section missing: deploy.backend is \"tftp\"" },
 	{ "deploy-qemu-on-gpiod.yaml", "deploy.backend", "needs power.backend qemu" },
 	{ "deploy-none-with-kernel.yaml", "boot.kernel", "deploy.backend is \"none\"" },
@@ -357,6 +425,7 @@ int main(void)
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(qemu_board_loads),
 		cmocka_unit_test(tftp_deploy_loads),
+		cmocka_unit_test(netboot_board_loads),
 		cmocka_unit_test(every_key_lands_in_its_field),
 		cmocka_unit_test(placeholders_stay_without_paths),
 		cmocka_unit_test(placeholder_expand_handles_edges),
@@ -365,6 +434,7 @@ int main(void)
 		cmocka_unit_test(laptop_example_loads),
 		cmocka_unit_test(devboard_example_loads),
 		cmocka_unit_test(missing_file_is_a_usage_error),
+		cmocka_unit_test(volatile_boards_load),
 	};
 	enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
 	       N_BAD = sizeof(bad_cases) / sizeof(bad_cases[0]) };

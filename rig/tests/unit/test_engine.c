@@ -83,8 +83,10 @@ struct fake_dut {
 	size_t n_script;
 	bool script_used[64];
 	bool via_systemctl;             /* the suspend asked for was "... suspend" (systemctl) */
+	bool s2idle;                    /* the suspend asked for was s2idle: asleep until power off */
 	bool systemd_fails;             /* systemd reports that sleep as failed */
 	unsigned hang_suspend;          /* 1-based suspend request never answered; 0 = none */
+	unsigned unhealthy_boot;        /* 1-based boot that loses an interrupt line; 0 = none */
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
 	const char *die_on_command;     /* the console dies when this command first arrives */
@@ -169,6 +171,12 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 {
 	unsigned n = ++f->suspends;
 
+	/* s2idle: no S-state line; the debug line rig-dut asks for, then nothing until the power
+	 * is cut (kernel/power/suspend.c: s2idle_enter). */
+	if (f->s2idle)
+		return fake_kernel(f, "PM: suspend entry (s2idle)") < 0 ||
+		       fake_kernel(f, "Freezing user space processes completed (elapsed 0.001 seconds)") < 0 ||
+		       fake_kernel(f, "PM: suspend-to-idle") < 0 ? -1 : 0;
 	if (fake_kernel(f, "PM: suspend entry (deep)") < 0 ||
 	    fake_kernel(f, "PM: Syncing filesystems ... done.") < 0 ||
 	    fake_kernel(f, "Freezing user space processes") < 0)
@@ -302,6 +310,7 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		return fake_reply(f, seq, 0, "workloads=1\n");
 	if (strncmp(cmd, "rig-dut suspend ", 16) == 0) {
 		f->via_systemctl = strlen(cmd) > 8 && strcmp(cmd + strlen(cmd) - 8, " suspend") == 0;
+		f->s2idle = strncmp(cmd, "rig-dut suspend s2idle ", 23) == 0;
 		return fake_suspend(f, seq);
 	}
 	if (strcmp(cmd, "rig-dut trace-read") == 0)
@@ -336,8 +345,15 @@ static int fake_boot(struct fake_dut *f)
 	f->pending_len = 0;
 	if (fake_kernel(f, "Linux version 7.3.4-rig (rig@lab) (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP "
 			   "PREEMPT_DYNAMIC") < 0 ||
-	    fake_kernel(f, "Command line: console=ttyS0,115200 no_console_suspend") < 0 ||
-	    fake_kernel(f, "Run /init as init process") < 0)
+	    fake_kernel(f, "Command line: console=ttyS0,115200 no_console_suspend") < 0)
+		return -1;
+	/* The board kernel without CONFIG_PCI_MSI: NVMe on a shared INTx line (issue 13). */
+	if (f->unhealthy_boot == f->connections &&
+	    (fake_kernel(f, "irq 10: nobody cared (try booting with the \"irqpoll\" option)") < 0 ||
+	     fake_kernel(f, "handlers:") < 0 || fake_kernel(f, "[<00000000a1b2c3d4>] nvme_irq") < 0 ||
+	     fake_kernel(f, "Disabling IRQ #10") < 0))
+		return -1;
+	if (fake_kernel(f, "Run /init as init process") < 0)
 		return -1;
 	return fake_write(f, "@@RIG@@ agent ready\r\n");
 }
@@ -490,6 +506,11 @@ static int setup_suspend(void **state)
 static int setup_systemctl(void **state)
 {
 	return setup_plan(state, DATA "suspend-systemctl.yaml");
+}
+
+static int setup_power_cut_s2idle(void **state)
+{
+	return setup_plan(state, DATA "power-cut-s2idle.yaml");
 }
 
 static int setup_hang(void **state)
@@ -879,6 +900,63 @@ static void test_hung_resume_reboots_and_goes_on(void **state)
 	assert_string_equal(run_status(r, buf, sizeof(buf)), "fail");
 }
 
+/* Boot health: a first boot that lost its NVMe interrupt line runs no cycle at all; the
+ * engine says why with the kernel's lines. */
+static void test_unhealthy_first_boot_is_infra(void **state)
+{
+	struct run *r = *state;
+
+	r->fake.unhealthy_boot = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_non_null(strstr(r->err.msg, "boot unhealthy (2 console lines): irq 10: nobody cared"));
+	assert_non_null(strstr(r->err.msg, "| Disabling IRQ #10"));
+	assert_int_equal(r->fake.suspends, 0);
+	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 0);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles"), 0);
+}
+
+/* The reboot after a hang comes up unhealthy: that cycle is infra (never a kernel verdict) and
+ * keeps the kernel's lines as its events; the hang before it stays a hang. */
+static void test_unhealthy_reboot_is_an_infra_cycle(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	r->fake.hang_suspend = 1;
+	r->fake.unhealthy_boot = 2;
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(r->fake.connections, 2);
+	assert_int_equal(r->fake.suspends, 1);
+	assert_int_equal(r->totals.hangs, 1);
+	assert_int_equal(r->totals.infra, 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "hang");
+	assert_string_equal(cycle_status(r, 1, buf, sizeof(buf)), "infra");
+	assert_int_equal(events_of(r, 1, "irq-nobody-cared"), 1);
+	assert_int_equal(events_of(r, 1, "irq-disabled"), 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id "
+				    "WHERE c.idx = 1"), 0);
+}
+
+/* Its positive control: the same hang, a healthy reboot, a clean cycle 1 (see
+ * test_hung_resume_reboots_and_goes_on). */
+
+/* A power cut in s2idle: the board is seen asleep by its "PM: suspend-to-idle" line (there is
+ * no S-state and no QEMU SUSPEND event), the power is cut and the board booted again; waiting
+ * for an S3 line instead was a hang in phase suspend (issue 13, 3 of 3). */
+static void test_power_cut_in_s2idle(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	run_engine(r);
+	assert_int_equal(r->fake.suspends, 1);
+	assert_int_equal(r->fake.connections, 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut suspend s2idle external 0"), 1);
+	assert_int_equal(r->totals.hangs, 0);
+	assert_string_not_equal(cycle_status(r, 0, buf, sizeof(buf)), "hang");
+	assert_int_equal(events_of(r, 0, "suspend-entry"), 1);
+}
+
 static void test_stop_aborts_cycle_in_flight(void **state)
 {
 	struct run *r = *state;
@@ -1152,6 +1230,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_known_warning_fails_when_strict, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hung_resume_reboots_and_goes_on, setup_hang,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_unhealthy_first_boot_is_infra, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_unhealthy_reboot_is_an_infra_cycle, setup_hang,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_power_cut_in_s2idle, setup_power_cut_s2idle,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stop_aborts_cycle_in_flight, setup_suspend,
 						teardown),

@@ -13,7 +13,30 @@
 
 #include "judge/acks.h"
 #include "engine/hang.h"
+#include "engine/progress.h"
 #include "util/kv.h"
+
+/* ---- progress ---- */
+
+static void test_progress_eta(void **state)
+{
+	char buf[96];
+
+	(void)state;
+	progress_eta(130, 0, 80, buf, sizeof(buf));
+	assert_string_equal(buf, "elapsed 2m10s, time left known after the first cycle");
+	/* issue 13: 18 cycles of the nightly in 19 minutes, 62 to go */
+	progress_eta(19 * 60, 18, 80, buf, sizeof(buf));
+	assert_string_equal(buf, "elapsed 19m00s, about 1h05m left");
+	progress_eta(59.4, 1, 2, buf, sizeof(buf));
+	assert_string_equal(buf, "elapsed 59s, about 59s left");
+	progress_eta(3600, 4, 4, buf, sizeof(buf));
+	assert_string_equal(buf, "elapsed 1h00m, about 0s left");
+	progress_eta(-1, 5, 4, buf, sizeof(buf));      /* nonsense in: no nonsense out */
+	assert_string_equal(buf, "elapsed 0s, time left known after the first cycle");
+	progress_eta(7200, 1, 80, buf, 12);           /* cut, never overrun */
+	assert_string_equal(buf, "elapsed 2h0");
+}
 
 /* ---- acks ---- */
 
@@ -298,6 +321,7 @@ static void test_tail_missing_or_empty_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_acks_ignores_other_lines),
 		cmocka_unit_test(test_acks_parses_kernel_record),
 		cmocka_unit_test(test_acks_never_go_backwards),

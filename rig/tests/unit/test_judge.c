@@ -217,6 +217,41 @@ static void no_loss_against_the_acknowledgements_seen(void **state)
 	judgement_free(&j);
 }
 
+/* The metadata writer's directory, read back by meta-verify, is judged like a journal: by its
+ * id, and by its file (fs/meta, from the id's -x) when the id file did not survive. */
+static void meta_writer_judged_like_a_journal(void **state)
+{
+	struct judge_context c = { .board = &board, .kernel_version = "7.3.4", .knob_freeze_filesystems = 1 };
+	const char *verify[] = {
+		"journal=nvme-ext4/meta valid_prefix=300 records=300 torn=0 corrupt=0 holes=0 first_problem=0 integrity=pass id=nvme-ext4-x1a",
+		"journal=sata-xfs/meta valid_prefix=41 records=60 torn=0 corrupt=1 holes=18 first_problem=42 integrity=fail id=sata-xfs-x2b",
+		"journal=nvme-btrfs/meta valid_prefix=0 records=0 torn=0 corrupt=0 holes=0 first_problem=0 integrity=pass",
+	};
+	struct acks acked = { 0 };
+	struct ev_journals journals;
+	struct judgement j = { 0 };
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(acks_feed(&acked, "[ 9.0] rig-ack: id=nvme-ext4-x1a seq=296 boottime_ns=1", 0, 9.0), 1);
+	assert_int_equal(acks_feed(&acked, "[ 9.1] rig-ack: id=sata-xfs-x2b seq=58 boottime_ns=2", 0, 9.1), 1);
+	assert_int_equal(acks_feed(&acked, "[ 9.2] rig-ack: id=nvme-btrfs-x3c seq=12 boottime_ns=3", 0, 9.2), 1);
+	ev_parse_verify(verify, 3, &journals);
+	{
+		struct judge_failure f = { .acked = &acked, .journal = true, .journals = &journals };
+
+		assert_int_equal(judge_after_failure(&c, &j, &f, &err), 0);
+	}
+	assert_int_equal(j.verdicts[0].result, RESULTS_VERDICT_PASS);
+	assert_non_null(strstr(j.verdicts[0].detail, "writer=nvme-ext4-x1a"));
+	assert_int_equal(j.verdicts[1].result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(j.verdicts[1].detail, "lost=17"));
+	/* no id file: found by fs/meta, and nothing of this writer proven there */
+	assert_int_equal(j.verdicts[2].result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(j.verdicts[2].detail, "valid_prefix=0"));
+	judgement_free(&j);
+}
+
 /* rig-dut verify on a mounted filesystem without the writer's file: its creation never reached
  * the disk (knob 0, no sync, a power cut), so every acknowledged record is lost -- a failure, not
  * an error. A file with no line at all (filesystem not mounted) still proves nothing. */
@@ -325,6 +360,7 @@ int main(void)
 		cmocka_unit_test(resume_from_evidence),
 		cmocka_unit_test(known_issues_applied),
 		cmocka_unit_test(no_loss_against_the_acknowledgements_seen),
+		cmocka_unit_test(meta_writer_judged_like_a_journal),
 		cmocka_unit_test(no_loss_a_gone_file_is_a_loss),
 		cmocka_unit_test(systemd_board_from_evidence),
 	};

@@ -296,7 +296,9 @@ static void test_argv_from_board(void **state)
 	assert_string_equal(args.argv[args.argc - 1], "none");
 	assert_null(args.argv[args.argc]);
 	assert_true(argv_index(&args, "-S") > 0);
-	assert_string_equal(args.argv[argv_index(&args, "-machine") + 1], "pc,accel=tcg");
+	assert_string_equal(args.argv[argv_index(&args, "-machine") + 1], "pc");
+	/* No tcg_thread given: single-threaded TCG (multi-threaded oopses in text patching). */
+	assert_string_equal(args.argv[argv_index(&args, "-accel") + 1], "tcg,thread=single");
 	assert_string_equal(args.argv[argv_index(&args, "-smp") + 1], "2");
 	assert_string_equal(args.argv[argv_index(&args, "-m") + 1], "768");
 	assert_string_equal(args.argv[argv_index(&args, "-kernel") + 1], "/k/vmlinux");
@@ -317,6 +319,25 @@ static void test_argv_from_board(void **state)
 		    argv_index(&args, "ide-hd,drive=sata0,bus=ahci0.0"));
 	assert_true(argv_index(&args, "file=/d/sata,,1.img,if=none,id=sata0,format=raw,"
 			       "cache=writeback") > 0);
+	qemu_argv_free(&args);
+}
+
+/* tcg_thread reaches -accel as given; KVM gets no thread option (the board check refuses one). */
+static void test_argv_accel(void **state)
+{
+	struct fixture *f = *state;
+	struct rig_err err = { 0 };
+	struct qemu_argv args;
+
+	f->qemu.tcg_thread = "multi";
+	assert_int_equal(qemu_build_argv(&f->board, "/run", &args, &err), 0);
+	assert_string_equal(args.argv[argv_index(&args, "-accel") + 1], "tcg,thread=multi");
+	qemu_argv_free(&args);
+	f->qemu.tcg_thread = NULL;
+	f->qemu.accel = "kvm";
+	assert_int_equal(qemu_build_argv(&f->board, "/run", &args, &err), 0);
+	assert_string_equal(args.argv[argv_index(&args, "-accel") + 1], "kvm");
+	assert_string_equal(args.argv[argv_index(&args, "-machine") + 1], "pc");
 	qemu_argv_free(&args);
 }
 
@@ -358,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_argv_from_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_argv_accel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argv_without_kernel_for_tftp_deploy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argv_rejects_unknown_interface, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_qemu_section, setup, teardown),
