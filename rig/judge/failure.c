@@ -45,6 +45,17 @@ static int journal_no_loss(const struct judge_context *c, struct judgement *j, c
 	enum results_verdict_result r;
 
 	ev_writer_fs(a->id, fs, sizeof(fs));
+	if (jf && !jf->scanned && kv_long(jf->line, "gone", 0) == 1) {
+		/* Its filesystem is mounted and the file is not there: its creation never reached the
+		 * disk, and every record acknowledged on it with it. */
+		snprintf(detail, sizeof(detail), "writer=%s acked=%llu: the journal file is gone after "
+			 "the failure (%s): every acknowledged record lost", a->id,
+			 (unsigned long long)a->seq, jf->file);
+		if (judge_measure(j, "lost_records", fs, (double)a->seq, "records", err) < 0)
+			return -1;
+		return judge_add(c, j, "no-loss", fs, RESULTS_VERDICT_FAIL, detail,
+				 (const char *const[]){ jf->line }, 1, err);
+	}
 	if (!jf || !jf->scanned) {
 		snprintf(detail, sizeof(detail), "writer=%s acked=%llu: %s", a->id,
 			 (unsigned long long)a->seq, jf ? jf->line : "no journal file to verify");

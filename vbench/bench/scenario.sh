@@ -219,6 +219,9 @@ scenario_loss() {
     check "loss: rig run exits 1 (a verdict failed)" [ "$RC" -eq 1 ]
     check "loss: no-loss failed: the relay's cut lost acknowledged records" \
         [ "$(verdicts no-loss fail)" -ge 1 ]
+    sql "SELECT '  [loss] no-loss ' || v.filesystem || ' ' || v.result || ': ' || v.detail
+         FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
+         WHERE c.run_id = $RUN_ID AND v.name = 'no-loss'"
     stop_powerd
 }
 

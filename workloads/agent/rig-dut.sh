@@ -497,7 +497,12 @@ cmd_journald_check() {
 cmd_verify() {
     fs_lines | while read -r name type dev mnt; do
         for mode in mmap write; do
-            [ -f "$mnt/journal-$mode.dat" ] || continue
+            if [ ! -f "$mnt/journal-$mode.dat" ]; then
+                # On a mounted filesystem a missing file is evidence (a writer's file lost with
+                # its creation); the judge reads it only for a writer that was acknowledged.
+                grep -q " $mnt " /proc/mounts && echo "journal=$name/$mode gone=1"
+                continue
+            fi
             echo "journal=$name/$mode $(journal-verify "$mnt/journal-$mode.dat" 2>&1 | tr '\n' ' ')"
         done
         [ -d "$mnt/meta" ] && echo "journal=$name/meta $(meta-verify "$mnt/meta" 2>&1 | tr '\n' ' ')"

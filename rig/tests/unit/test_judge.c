@@ -252,6 +252,40 @@ static void meta_writer_judged_like_a_journal(void **state)
 	judgement_free(&j);
 }
 
+/* rig-dut verify on a mounted filesystem without the writer's file: its creation never reached
+ * the disk (knob 0, no sync, a power cut), so every acknowledged record is lost -- a failure, not
+ * an error. A file with no line at all (filesystem not mounted) still proves nothing. */
+static void no_loss_a_gone_file_is_a_loss(void **state)
+{
+	struct judge_context c = { .board = &board, .kernel_version = "7.3.4", .knob_freeze_filesystems = 0 };
+	const char *verify[] = { "journal=nvme-ext4/mmap gone=1", "journal=sata-xfs/write gone=0" };
+	struct acks acked = { 0 };
+	struct ev_journals journals;
+	struct judgement j = { 0 };
+	struct rig_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(acks_feed(&acked, "[ 9.0] rig-ack: id=nvme-ext4-m1a seq=41 boottime_ns=1", 0, 9.0), 1);
+	assert_int_equal(acks_feed(&acked, "[ 9.1] rig-ack: id=sata-xfs-w2b seq=7 boottime_ns=2", 0, 9.1), 1);
+	assert_int_equal(acks_feed(&acked, "[ 9.2] rig-ack: id=loop-ext4-m3c seq=9 boottime_ns=3", 0, 9.2), 1);
+	ev_parse_verify(verify, 2, &journals);
+	assert_int_equal(journals.n, 2);
+	assert_false(journals.files[0].scanned);
+	{
+		struct judge_failure f = { .acked = &acked, .journal = true, .journals = &journals };
+
+		assert_int_equal(judge_after_failure(&c, &j, &f, &err), 0);
+	}
+	assert_int_equal(find(&j, "no-loss", "nvme-ext4")->result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(find(&j, "no-loss", "nvme-ext4")->detail, "acked=41: the journal file is gone"));
+	/* gone=0 is not the agent's word for a missing file: nothing proven */
+	assert_int_equal(find(&j, "no-loss", "sata-xfs")->result, RESULTS_VERDICT_ERROR);
+	/* no line for it at all */
+	assert_int_equal(find(&j, "no-loss", "loop-ext4")->result, RESULTS_VERDICT_ERROR);
+	assert_non_null(strstr(find(&j, "no-loss", "loop-ext4")->detail, "no journal file to verify"));
+	judgement_free(&j);
+}
+
 /* A systemd board: journald's entries are no-loss evidence like a journal file's scan (rig-dut
  * verify's journald scan, workloads/tests/rig-dut-journald.sh); journald's own check is the
  * journald verdict; a sleep systemd entered gets systemd-sleep, one through sysfs does not. */
@@ -327,6 +361,7 @@ int main(void)
 		cmocka_unit_test(known_issues_applied),
 		cmocka_unit_test(no_loss_against_the_acknowledgements_seen),
 		cmocka_unit_test(meta_writer_judged_like_a_journal),
+		cmocka_unit_test(no_loss_a_gone_file_is_a_loss),
 		cmocka_unit_test(systemd_board_from_evidence),
 	};
 
