@@ -191,6 +191,8 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	@bash tests/run-units.sh $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash tests/kernel/test-scripts.sh
 	bash workloads/tests/fio-jobs.sh
+	bash tests/lint/check-conditions.sh --self-test
+	bash tests/lint/check-conditions.sh
 	bash workloads/tests/rig-dut-journald.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh

@@ -55,7 +55,7 @@ check "smoke: kernel version and knob recorded on every verdict" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND (v.kernel_version IS NULL OR v.knob_freeze_filesystems IS NULL)")" -eq 0 ]
 check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
 check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never failed" \
-    [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 ] && [ "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
+    [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 -a "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
 
 # --- knob-semantics at knob 0: positive control on the default kernel -----------------------
 run knob0 tests/e2e/plans/knob0.yaml
@@ -65,6 +65,7 @@ check "knob 0: knob-semantics passed, the kernel froze nothing" \
 
 # --- hang: injected during resume, classified, recovered, exit 1 ----------------------------
 run hang tests/e2e/plans/hang.yaml
+HANG_RUN=$RUN_ID
 check "hang: rig run exits 1 (not 0, not 3)" [ "$RC" -eq 1 ]
 check "hang: the first cycle is a hang in phase resume" \
     [ "$(sql "$db" "SELECT status || ':' || hang_phase FROM cycles WHERE run_id=$RUN_ID AND idx=0")" = "hang:resume" ]
@@ -91,8 +92,8 @@ check "no-loss by the freeze alone (knob 1, sync_on_suspend 0): the cycle ran wi
     [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND step_kind LIKE 'power-cut%' AND knob_freeze_filesystems=1 AND knob_sync_on_suspend=0")" -eq 1 ]
 check "no-loss by the freeze alone: nothing acknowledged is lost" [ "$(verdicts "$RUN_ID" no-loss fail)" -eq 0 ]
 check "no-loss by the freeze alone: every journal and fio writer verified" \
-    [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 8 ] && \
-    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 4 ]
+    [ "$(verdicts "$RUN_ID" no-loss pass)" -ge 8 -a \
+      "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 4 ]
 # fio's power cut happens only if the suspend gets that far: with knob 0 and no sync, freezing the
 # kernel threads sometimes fails (jbd2 of the loop ext4 waits on the xfs below it: known issue
 # jbd2-loop-freeze-timeout, 2 of 11 runs in known-issues.yaml). Such a run holds no fio evidence
@@ -165,7 +166,16 @@ check "owner: a userspace freeze survives suspend and thaws with fsfreeze -u" [ 
 check "dashboard renders the real runs" has "$work/dash/index.html" 'qemu'
 check "dashboard has a page for every run" \
     [ "$(ls "$work/dash/runs" | grep -c '\.html$')" -eq "$(sql "$db" "SELECT count(*) FROM runs")" ]
-check "dashboard shows the hang's console tail" grep -lq 'HANG\|hang' "$work/dash/runs/2.html"
+# The hang run's page carries its console tail: its last non-empty line, HTML-escaped as the page
+# writes it (the run's id, not its position, names the page: plans added above move it).
+hang_page_shows_tail() {
+    local page=$work/dash/runs/$HANG_RUN.html line
+    line=$(sql "$db" "SELECT console_tail FROM cycles WHERE run_id=$HANG_RUN AND idx=0" |
+        sed 's/[[:space:]]*$//' | grep -v '^$' | tail -n 1 |
+        sed "s/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g; s/\"/\\&quot;/g; s/'/\\&#39;/g")
+    [ -n "$line" ] && grep -q 'class="console-tail"' "$page" && grep -qF -- "$line" "$page"
+}
+check "dashboard shows the hang's console tail (run $HANG_RUN's page)" hang_page_shows_tail
 
 # --- known issues: "possibly fixed" after quiet nights (on a copy of this database's schema) --
 if bash tests/known/test-possibly-fixed.sh "$db" >"$work/known.log" 2>&1; then
