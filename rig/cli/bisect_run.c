@@ -162,6 +162,8 @@ int cmd_bisect(int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);   /* like rig run: a closed terminal ends it cleanly */
+	sigaction(SIGQUIT, &sa, NULL);
 	bisect_say(&s, "rig bisect: %zu commits after good %.12s up to bad %.12s, board %s, plan %s, "
 		   "confidence %.2f; directory %s", r.history.n - 1, r.history.commits[0].sha,
 		   r.history.commits[r.history.n - 1].sha, a.board, r.plan->name,

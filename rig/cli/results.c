@@ -10,6 +10,7 @@
 #include "results/format.h"
 #include "util/number.h"
 #include "cli/context.h"
+#include "cli/stale.h"
 #include "results/query.h"
 
 #define DEFAULT_LAST 20
@@ -20,19 +21,25 @@ struct results_args {
 	long long run_id;        /* 0 = list runs */
 	int last;
 	const char *board;
+	bool repair;
 	bool help;
 };
 
 static const char usage_text[] =
 	"usage: rig results [--db FILE] [--json] [--run ID] [--last N] [--board NAME]\n"
+	"       rig results [--db FILE] --repair\n"
 	"\n"
-	"Show runs stored in the results database.\n"
+	"Show runs stored in the results database. It is opened read-only: showing never changes\n"
+	"it, and works on a database in a directory you cannot write.\n"
 	"\n"
 	"  --db FILE     results database (default $OUT/results.db, OUT defaulting to ./out)\n"
 	"  --json        print JSON instead of a text table\n"
 	"  --run ID      show one run with its cycles, verdicts and measurements\n"
 	"  --last N      show the N most recent runs (default 20; 0 = all)\n"
 	"  --board NAME  only runs of this board\n"
+	"  --repair      end as aborted every run left 'running' by a rig that is gone (killed\n"
+	"                with SIGKILL, crashed): a run of this host whose board lock is free. Runs\n"
+	"                of other hosts, and of boards locked now, are named and left. Writes.\n"
 	"  -h, --help    this text\n"
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no database, 3 database error.\n";
@@ -45,6 +52,7 @@ static int parse_option(int opt, struct results_args *a, struct rig_err *err)
 	case 'd': a->db_path = optarg; return 0;
 	case 'j': a->json = true; return 0;
 	case 'b': a->board = optarg; return 0;
+	case 'R': a->repair = true; return 0;
 	case 'h': a->help = true; return 0;
 	case 'r':
 		if (parse_number(optarg, 1, LLONG_MAX, &a->run_id))
@@ -68,6 +76,7 @@ static int parse_args(int argc, char **argv, struct results_args *a, struct rig_
 		{ "db", required_argument, NULL, 'd' },   { "json", no_argument, NULL, 'j' },
 		{ "run", required_argument, NULL, 'r' },  { "last", required_argument, NULL, 'l' },
 		{ "board", required_argument, NULL, 'b' }, { "help", no_argument, NULL, 'h' },
+		{ "repair", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -118,6 +127,13 @@ static int show(struct results_db *db, const struct results_args *a, FILE *out,
 	return ret;
 }
 
+static int repair(struct results_db *db, FILE *out, struct rig_err *err)
+{
+	int fixed;
+
+	return cli_stale_repair(db, out, &fixed, err);
+}
+
 int cmd_results_to(int argc, char **argv, FILE *out, FILE *errout)
 {
 	struct rig_err err = { 0 };
@@ -136,9 +152,10 @@ int cmd_results_to(int argc, char **argv, FILE *out, FILE *errout)
 		cli_path(default_db, sizeof(default_db), paths.out, "results.db");
 	}
 	if (ret == 0)
-		ret = results_open(args.db_path, RESULTS_OPEN_READ, &db, &err);
+		ret = results_open(args.db_path, args.repair ? RESULTS_OPEN_EXISTING : RESULTS_OPEN_READ,
+				   &db, &err);
 	if (ret == 0)
-		ret = show(db, &args, out, &err);
+		ret = args.repair ? repair(db, out, &err) : show(db, &args, out, &err);
 	results_close(db);
 	if (ret == 0)
 		return fflush(out) == 0 ? RIG_EXIT_PASS : RIG_EXIT_INFRA;

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "config/known.h"
 #include "engine/lock.h"
+#include "cli/stale.h"
 #include "results/db.h"
 #include "util/number.h"
 
@@ -38,6 +39,10 @@ static const char run_usage[] =
 	"  --strict          a failure matching a known issue still fails the run\n"
 	"  -q, --quiet       no progress output\n"
 	"  -h, --help        this text\n"
+	"\n"
+	"SIGINT, SIGTERM, SIGHUP and SIGQUIT end the run: the cycle in flight and the run are stored\n"
+	"as aborted. A rig killed outright (SIGKILL) leaves its run running until the next rig run\n"
+	"on that board, or `rig results --repair`, marks it aborted.\n"
 	"\n"
 	"exit status: 0 every verdict passed (or failed only with known issues), 1 a verdict\n"
 	"failed or the board hung, 2 bad usage or configuration, 3 infrastructure failure.\n";
@@ -189,7 +194,9 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	cli_paths_init(&paths);
-	if (load_all(&a, &paths, &r, db_path, sizeof(db_path), &err) < 0) {
+	/* Holding the board's lock: a run of this board still running is a rig that is gone. */
+	if (load_all(&a, &paths, &r, db_path, sizeof(db_path), &err) < 0 ||
+	    cli_stale_reconcile_board(r.db, r.board->name, stderr, &err) < 0) {
 		release(&r);
 		return cli_fail(&err);
 	}
@@ -204,8 +211,12 @@ int cmd_run(int argc, char **argv)
 	opts.strict = a.strict;
 	opts.progress = a.quiet ? NULL : stdout;
 	opts.known = r.known;
+	/* A closed terminal (SIGHUP) or the quit key (SIGQUIT) ends the run like Ctrl-C: the run is
+	 * stored as aborted, never left running. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	if (!a.quiet)
 		printf("rig run: board %s, plan %s, run directory %s\n", r.board->name, r.plan->name,
 		       paths.run);

@@ -30,9 +30,13 @@ static char *load_kernel_meta(const char *path, long *s_id_offset)
 	return text;
 }
 
-static int begin_run(struct engine_ctx *ctx, const char *meta_text, struct rig_err *err)
+/* The run row as far as the run knows itself: before the console is open there is no console
+ * log, before the first boot no kernel version, build-id or knobs (results_run_describe() adds
+ * them). */
+static void run_info(const struct engine_ctx *ctx, const char *meta_text, json_t *meta,
+		     struct results_run_info *info)
 {
-	struct results_run_info info = {
+	*info = (struct results_run_info){
 		.board = ctx->board->name,
 		.board_file = ctx->board->path,
 		.plan = ctx->plan->name,
@@ -43,19 +47,50 @@ static int begin_run(struct engine_ctx *ctx, const char *meta_text, struct rig_e
 		.kernel_meta = meta_text,
 		.knob_freeze_filesystems = knob_of(ctx->st.knob_freeze_filesystems),
 		.knob_sync_on_suspend = knob_of(ctx->st.knob_sync_on_suspend),
-		.console_log = ctx->s->console_log,
+		.console_log = ctx->s ? ctx->s->console_log : NULL,
 		.rig_version = RIG_VERSION,
 	};
+	if (meta) {
+		info->kernel_sha = json_string_value(json_object_get(meta, "git_sha"));
+		info->freeze_series = json_string_value(json_object_get(meta, "freeze_series"));
+	}
+}
+
+static int begin_run(struct engine_ctx *ctx, const char *meta_text, struct rig_err *err)
+{
+	struct results_run_info info;
 	json_t *meta = meta_text ? json_loads(meta_text, 0, NULL) : NULL;
 	int rc;
 
-	if (meta) {
-		info.kernel_sha = json_string_value(json_object_get(meta, "git_sha"));
-		info.freeze_series = json_string_value(json_object_get(meta, "freeze_series"));
-	}
+	run_info(ctx, meta_text, meta, &info);
 	rc = results_run_begin(ctx->db, &info, &ctx->run_id, err);
 	json_decref(meta);
 	return rc;
+}
+
+static int describe_run(struct engine_ctx *ctx, struct rig_err *err)
+{
+	struct results_run_info info;
+
+	run_info(ctx, NULL, NULL, &info);
+	return results_run_describe(ctx->db, ctx->run_id, &info, err);
+}
+
+/* A run that failed before its first cycle (no kernel meta, no console, no boot) is stored as an
+ * infra run, so an unreachable board shows on the dashboard. err keeps the first failure. */
+static int end_early(struct engine_ctx *ctx, char *meta_text)
+{
+	struct rig_err ignored;
+
+	if (ctx->opts->stop && *ctx->opts->stop)   /* Ctrl-C while the board first boots */
+		(void)results_mark_aborted(ctx->db, ctx->run_id, NULL, 130, &ignored);
+	else
+		(void)results_run_end(ctx->db, ctx->run_id, RESULTS_RUN_INFRA, RIG_EXIT_INFRA,
+				      &ignored);
+	if (ctx->s)
+		session_close(ctx->s);
+	free(meta_text);
+	return RIG_EXIT_INFRA;
 }
 
 static struct results_cycle *new_cycle(struct engine_ctx *ctx, const struct step *step, int idx,
@@ -236,39 +271,43 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	plan_timeouts(plan, board, &ctx.t);
 	ctx.cycle_total = cycles * action_steps(plan);
 	totals->cycles = ctx.cycle_total;
+	/* The run row first: whatever fails after this is an infra run, not a run never stored. */
+	if (begin_run(&ctx, meta_text, err) < 0) {
+		free(meta_text);
+		return RIG_EXIT_INFRA;
+	}
+	totals->run_id = ctx.run_id;
 	if (opts->kernel_meta_path && !meta_text) {
 		rig_err_set(err, RIG_EXIT_INFRA, "kernel meta %s: not readable JSON",
 			    opts->kernel_meta_path);
-		return RIG_EXIT_INFRA;
+		return end_early(&ctx, meta_text);
 	}
 	if (meta_text) {
 		char why[200];
 
 		if (identity_from_meta(meta_text, &ctx.want, why, sizeof(why)) < 0) {
 			rig_err_set(err, RIG_EXIT_INFRA, "%s: %s", opts->kernel_meta_path, why);
-			free(meta_text);
-			return RIG_EXIT_INFRA;
+			return end_early(&ctx, meta_text);
 		}
 	}
 	if (session_open(board, opts->run_dir, opts->progress, &ctx.s, err) < 0) {
-		free(meta_text);
-		return RIG_EXIT_INFRA;
+		ctx.s = NULL;
+		return end_early(&ctx, meta_text);
 	}
+	if (describe_run(&ctx, err) < 0)
+		return end_early(&ctx, meta_text);
 	rc = board_boot(&ctx, NULL, NULL, err);
 	if (rc != 0) {
-		if (rc == 1)
+		if (rc == 1 && opts->stop && *opts->stop)
+			rig_err_set(err, RIG_EXIT_INFRA, "board %s: stopped during its first boot",
+				    board->name);
+		else if (rc == 1)
 			rig_err_set(err, RIG_EXIT_INFRA, "board %s did not boot to its agent within %u s (see %s)",
 				    board->name, ctx.t.boot, ctx.s->console_log);
-		session_close(ctx.s);
-		free(meta_text);
-		return RIG_EXIT_INFRA;
+		return end_early(&ctx, meta_text);
 	}
-	if (begin_run(&ctx, meta_text, err) < 0) {
-		session_close(ctx.s);
-		free(meta_text);
-		return RIG_EXIT_INFRA;
-	}
-	totals->run_id = ctx.run_id;
+	if (describe_run(&ctx, err) < 0)
+		return end_early(&ctx, meta_text);
 	results_add_artefact(db, ctx.run_id, 0, "console-log", ctx.s->console_log, err);
 	rc = run_plan(&ctx, cycles, err);
 	code = exit_code(totals, opts->strict, rc);

@@ -13,6 +13,7 @@
 #ifndef RIG_RESULTS_DB_H
 #define RIG_RESULTS_DB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "results/cycle.h"
@@ -68,6 +69,12 @@ int results_schema_version(struct results_db *db, int *version, struct rig_err *
 
 int results_run_begin(struct results_db *db, const struct results_run_info *info, int64_t *run_id,
 		      struct rig_err *err);
+/* What the run learnt after it began (the board's kernel and knobs once it booted, the console
+ * log once the console was open): kernel_version, kernel_build_id, the two knobs and
+ * console_log of info replace the stored ones. The run row exists from the first moment, so a
+ * board that never boots is still an infra run on the dashboard. */
+int results_run_describe(struct results_db *db, int64_t run_id,
+			 const struct results_run_info *info, struct rig_err *err);
 int results_run_end(struct results_db *db, int64_t run_id, enum results_run_status status,
 		    int exit_code, struct rig_err *err);
 
@@ -103,5 +110,23 @@ void results_batch_rollback(struct results_db *db);
  * was not. server NULL: the job came from a file. */
 int results_lava_run_find(struct results_db *db, const char *server, const char *job_id,
 			  int64_t *run_id, int *exit_code, struct rig_err *err);
+
+/*
+ * Stale runs (results/stale.c): a rig killed outright (SIGKILL, a crash) leaves its run
+ * `running`. results_running_list() gives the rig runs still running (of one board, or all with
+ * board NULL), oldest first; free with results_running_free(). results_run_reconcile() ends one
+ * as aborted (exit code NULL) if it is still running (*changed 1). Whether a run's rig is gone is
+ * the caller's to judge (cli/stale.c: the board lock is free on the run's host).
+ */
+struct results_running {
+	int64_t id;
+	char *board, *host;
+};
+
+int results_running_list(struct results_db *db, const char *board, struct results_running **out,
+			 size_t *n, struct rig_err *err);
+void results_running_free(struct results_running *list, size_t n);
+int results_run_reconcile(struct results_db *db, int64_t run_id, int *changed,
+			  struct rig_err *err);
 
 #endif

@@ -106,6 +106,35 @@ int results_run_begin(struct results_db *db, const struct results_run_info *info
 	return ret;
 }
 
+static const char describe_run_sql[] =
+	"UPDATE runs SET kernel_version = :kernel_version, kernel_build_id = :kernel_build_id,"
+	" knob_freeze_filesystems = :knob_ff, knob_sync_on_suspend = :knob_sos,"
+	" console_log = :console_log WHERE id = :id";
+
+int results_run_describe(struct results_db *db, int64_t run_id,
+			 const struct results_run_info *info, struct rig_err *err)
+{
+	struct results_binder b = { 0 };
+	int ret;
+
+	if (results_db_prepare(db, describe_run_sql, &b.stmt, err))
+		return -1;
+	results_bind_text(&b, ":kernel_version", info->kernel_version);
+	results_bind_text(&b, ":kernel_build_id", info->kernel_build_id);
+	results_bind_knob(&b, ":knob_ff", info->knob_freeze_filesystems);
+	results_bind_knob(&b, ":knob_sos", info->knob_sync_on_suspend);
+	results_bind_text(&b, ":console_log", info->console_log);
+	results_bind_int64(&b, ":id", run_id);
+	ret = results_bind_check(db, &b, "describe run", err);
+	if (ret == 0)
+		ret = results_db_step_done(db, b.stmt, "describe run", err);
+	if (ret == 0 && sqlite3_changes(db->sql) != 1)
+		ret = rig_err_set(err, RIG_EXIT_INFRA, "results db %s: no run %lld to describe",
+				  db->path, (long long)run_id);
+	sqlite3_finalize(b.stmt);
+	return ret;
+}
+
 /* Without a transaction of its own: results_mark_aborted() groups it with the cycle. */
 static int update_run_end(struct results_db *db, int64_t run_id, enum results_run_status status,
 			  int exit_code, struct rig_err *err)

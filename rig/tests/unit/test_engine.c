@@ -726,6 +726,33 @@ static void test_identity_checked_and_recorded(void **state)
 			    BUILD_A);
 }
 
+/* A run that failed before its first cycle is stored from the first moment as an infra run with
+ * no cycles (it used to be stored not at all: "results: ... (run 0)", absent from the
+ * dashboard). */
+static void assert_early_infra_run(struct run *r)
+{
+	assert_true(r->totals.run_id > 0);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM runs"), 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM runs WHERE id = %lld AND status = 'infra'"
+				    " AND exit_code = 3 AND ended_at IS NOT NULL",
+				 (long long)r->totals.run_id), 1);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles"), 0);
+}
+
+/* The board's console is not there (a missing device, a dead console server): an infra run. */
+static void test_missing_console_is_an_infra_run(void **state)
+{
+	struct run *r = *state;
+	char sock[128];
+
+	snprintf(sock, sizeof(sock), "%s/console.sock", r->dir);
+	assert_int_equal(unlink(sock), 0);
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_int_equal(r->fake.connections, 0);
+	assert_early_infra_run(r);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM runs WHERE console_log IS NULL"), 1);
+}
+
 /* Negative control: the board booted another build of the same release (a stale TFTP root):
  * infrastructure, naming both, and no cycle is judged on it. */
 static void test_wrong_kernel_is_infra_before_any_cycle(void **state)
@@ -740,7 +767,7 @@ static void test_wrong_kernel_is_infra_before_any_cycle(void **state)
 			       "2222222222222222222222222222222222222222, not the deployed 7.3.4-rig "
 			       "build-id " BUILD_A));
 	assert_int_equal(fake_count(&r->fake, "rig-dut suspend deep rtc 1"), 0);
-	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles"), 0);
+	assert_early_infra_run(r);
 }
 
 /* A meta.json without the identity (a kernel built before build.sh recorded it) is refused
@@ -754,6 +781,7 @@ static void test_meta_without_build_id_is_refused(void **state)
 	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
 	assert_non_null(strstr(r->err.msg, "no valid \"build_id\""));
 	assert_int_equal(r->fake.connections, 0);
+	assert_early_infra_run(r);
 }
 
 /* Negative control of stall: a store that completes half a second into the frozen window. */
@@ -912,7 +940,9 @@ static void test_unhealthy_first_boot_is_infra(void **state)
 	assert_non_null(strstr(r->err.msg, "| Disabling IRQ #10"));
 	assert_int_equal(r->fake.suspends, 0);
 	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 0);
-	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles"), 0);
+	assert_early_infra_run(r);
+	/* the console was open: the run names its log, the evidence of the failed boot */
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM runs WHERE console_log IS NOT NULL"), 1);
 }
 
 /* The reboot after a hang comes up unhealthy: that cycle is infra (never a kernel verdict) and
@@ -1232,6 +1262,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hung_resume_reboots_and_goes_on, setup_hang,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unhealthy_first_boot_is_infra, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_missing_console_is_an_infra_run, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unhealthy_reboot_is_an_infra_cycle, setup_hang,
 						teardown),
