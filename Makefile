@@ -198,6 +198,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash rig/tests/cli/commands.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
+	RIG=out/bin/rig bash tests/lock/users.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
