@@ -15,9 +15,10 @@
 
 #define RECORD_MAX 4096
 
-static void own_cmdline(char *buf, size_t len)
+/* A process's command line from /proc/PID/cmdline, its NULs as spaces; "?" when unreadable. */
+static void read_cmdline(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/self/cmdline", "re");
+	FILE *f = fopen(path, "re");
 	size_t n = 0;
 
 	if (f) {
@@ -69,7 +70,7 @@ int lock_holder_write(int fd, const char *board)
 	ssize_t n;
 	size_t len;
 
-	own_cmdline(cmdline, sizeof(cmdline));
+	read_cmdline("/proc/self/cmdline", cmdline, sizeof(cmdline));
 	format_time(now, since, sizeof(since));
 	user_name(getuid(), user, sizeof(user));
 	host_name(host, sizeof(host));
@@ -175,8 +176,6 @@ static void from_proc(long pid, struct lock_holder *h)
 {
 	char path[64];
 	struct stat st;
-	FILE *f;
-	size_t n = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->pid = pid;
@@ -187,18 +186,7 @@ static void from_proc(long pid, struct lock_holder *h)
 		snprintf(h->user, sizeof(h->user), "?");
 	host_name(h->host, sizeof(h->host));
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-	if ((f = fopen(path, "re"))) {
-		n = fread(h->cmdline, 1, sizeof(h->cmdline) - 1, f);
-		fclose(f);
-	}
-	while (n > 0 && h->cmdline[n - 1] == '\0')
-		n--;
-	for (size_t i = 0; i < n; i++)
-		if (h->cmdline[i] == '\0')
-			h->cmdline[i] = ' ';
-	h->cmdline[n] = '\0';
-	if (n == 0)
-		snprintf(h->cmdline, sizeof(h->cmdline), "?");
+	read_cmdline(path, h->cmdline, sizeof(h->cmdline));
 	process_since(pid, h->since, sizeof(h->since));
 }
 
