@@ -196,6 +196,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash workloads/tests/rig-dut-journald.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
+	RIG=out/bin/rig bash rig/tests/cli/git-bisect-run.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
 	bash dashboards/tests/browser.sh
