@@ -14,6 +14,12 @@
 #include <stddef.h>
 #include <time.h>
 
+/* A held-back fragment longer than this is not joined with its continuation: it is emitted
+ * alone, cut to this length and ended by SPLITTER_CUT_MARK, so memory and time stay linear
+ * in the input whatever the console sends. */
+#define SPLITTER_MAX_FRAGMENT 4096
+#define SPLITTER_CUT_MARK " [rig: fragment cut]"
+
 /* Non-zero return aborts and is passed back. */
 typedef int (*splitter_emit_fn)(void *ctx, const char *line, const struct timespec *host_time);
 

@@ -202,7 +202,9 @@ static char *console_text(const struct lava_cases *job, size_t *len)
 	if (!(text = malloc(size + 1)))
 		return NULL;
 	for (size_t i = 0; i < job->n_console; i++) {
-		double t = job->console[i].logged;
+		/* Out-of-range stamps (from a hostile log) become 0, not an undefined cast. */
+		double t = job->console[i].logged >= 0 && job->console[i].logged < 1e15
+			   ? job->console[i].logged : 0;
 		long long secs = (long long)t;
 
 		used += (size_t)snprintf(text + used, size + 1 - used, "[%lld.%06ld] %s\n", secs,

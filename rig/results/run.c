@@ -18,12 +18,19 @@ const char *results_run_status_name(enum results_run_status status)
 	return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
 }
 
+/* Start times outside 1970..9999 are refused before the cast: a LAVA date like "1e300"
+ * made (time_t)t undefined (a signed overflow found by fuzzing the import). */
+#define LAST_START_TIME 253402300799.0
+
 /* The lab thinks in nights: the local date the run started on. */
 static int night_of(double t, char *buf, size_t len)
 {
-	time_t secs = (time_t)t;
+	time_t secs;
 	struct tm tm;
 
+	if (!(t >= 0 && t <= LAST_START_TIME))
+		return -1;
+	secs = (time_t)t;
 	if (!localtime_r(&secs, &tm) || strftime(buf, len, "%Y-%m-%d", &tm) == 0)
 		return -1;
 	return 0;
@@ -84,7 +91,9 @@ int results_run_begin(struct results_db *db, const struct results_run_info *info
 	if (!info->board)
 		return rig_err_set(err, RIG_EXIT_USAGE, "results: a run needs a board name");
 	if (night_of(started_at, night, sizeof(night)))
-		return rig_err_set(err, RIG_EXIT_INFRA, "results: cannot format the run's date");
+		return rig_err_set(err, RIG_EXIT_INFRA,
+				   "results: the run's start time %g is not a date in 1970..9999",
+				   started_at);
 	if (results_db_prepare(db, insert_run_sql, &b.stmt, err))
 		return -1;
 	bind_run(&b, info, night, started_at, host_name(info->host, host_buf, sizeof(host_buf)));

@@ -41,8 +41,9 @@ start=$(date +%s.%N)
 rc=$?
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 grep -E '^(vbench: |  \[)' "$logs/bench.out"
-# The bench's boot: its first console line to its agent's ready line (console log stamps).
-console=$(ls -t "$out"/runs/vbench/*/console.log 2>/dev/null | head -n1)
+# The bench's boot: its first console line to its agent's ready line (console log stamps). rig boot
+# names the run directory after the board file (bench-vm), not the board (vbench).
+console=$(ls -t "$out"/runs/bench-vm/*/console.log 2>/dev/null | head -n1)
 if [ -n "$console" ]; then
     grep -m1 -o 'vbench-init: kernel .*' "$console" | sed 's/^/  /'
     awk -F'[][]' 'NR == 1 { first = $2 } /@@RIG@@ agent ready/ { printf "  bench: boot to agent = %.1f s\n", $2 - first; exit }' "$console"

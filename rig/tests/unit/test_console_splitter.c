@@ -6,8 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "console/ansi.h"
 #include "console/kstamp.h"
@@ -250,6 +252,89 @@ static void test_quiet_console_settles_as_injection(void **state)
 	collected_free(&c);
 }
 
+/* Counts lines instead of keeping them: the tagged-console test emits 40k. */
+struct tally {
+	size_t lines, records, cut, longest;
+};
+
+static int count(void *ctx, const char *line, const struct timespec *t)
+{
+	struct tally *y = ctx;
+	size_t n = strlen(line);
+	struct kstamp ks;
+
+	(void)t;
+	y->lines++;
+	y->records += kstamp_parse(line, &ks);
+	y->cut += n >= strlen(SPLITTER_CUT_MARK) &&
+		  strcmp(line + n - strlen(SPLITTER_CUT_MARK), SPLITTER_CUT_MARK) == 0;
+	if (n > y->longest)
+		y->longest = n;
+	return 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A console server that tags every line puts no record at column 0: each line's tag was held
+ * back as a fragment and joined to the next, so the fragment grew by a tag per line (40k
+ * lines took 8.9 s and ended in one 240 KB line). Bounded now: linear time, every record
+ * still out, no line longer than the limit, the overlong fragments marked as cut. */
+static void test_tagged_console_stays_linear(void **state)
+{
+	struct tally y = { 0 };
+	struct splitter sp;
+	struct timespec t = { 1, 0 };
+	double start = seconds_now();
+	char line[128];
+
+	(void)state;
+	splitter_init(&sp, "@@RIG@@");
+	for (int i = 0; i < 40000; i++) {
+		snprintf(line, sizeof(line), "ttyS0-lab3: [%5d.%06d] PM: message %d", i / 1000,
+			 i % 1000, i);
+		assert_int_equal(splitter_push(&sp, line, &t, count, &y), 0);
+	}
+	assert_int_equal(splitter_flush(&sp, count, &y), 0);
+	splitter_free(&sp);
+	assert_true(seconds_now() - start < 1.0);
+	assert_int_equal(y.records, 40000);
+	assert_true(y.cut > 0);
+	assert_true(y.longest <= SPLITTER_MAX_FRAGMENT + strlen(SPLITTER_CUT_MARK));
+}
+
+/* An ordinary interruption still joins: the limit only cuts a fragment already too long. */
+static void test_long_fragment_is_cut_and_marked(void **state)
+{
+	struct collected c = { .n = 0 };
+	struct splitter sp;
+	struct timespec t = { 1, 0 };
+	size_t n = SPLITTER_MAX_FRAGMENT + 100;
+	char *line = malloc(n + 64);
+
+	(void)state;
+	assert_non_null(line);
+	memset(line, 'x', n);
+	strcpy(line + n, "[    1.000000] PM: suspend entry (deep)");
+	splitter_init(&sp, "@@RIG@@");
+	assert_int_equal(splitter_push(&sp, line, &t, collect, &c), 0);
+	assert_int_equal(splitter_push(&sp, "tail", &t, collect, &c), 0);
+	assert_int_equal(splitter_flush(&sp, collect, &c), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.lines[0], "[    1.000000] PM: suspend entry (deep)");
+	assert_int_equal(strlen(c.lines[1]), SPLITTER_MAX_FRAGMENT + strlen(SPLITTER_CUT_MARK));
+	assert_string_equal(c.lines[1] + SPLITTER_MAX_FRAGMENT, SPLITTER_CUT_MARK);
+	assert_string_equal(c.lines[2], "tail");
+	splitter_free(&sp);
+	collected_free(&c);
+	free(line);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +349,8 @@ int main(void)
 		cmocka_unit_test(test_payload_that_looks_like_a_record),
 		cmocka_unit_test(test_record_after_prompt),
 		cmocka_unit_test(test_quiet_console_settles_as_injection),
+		cmocka_unit_test(test_tagged_console_stays_linear),
+		cmocka_unit_test(test_long_fragment_is_cut_and_marked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

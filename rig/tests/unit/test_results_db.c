@@ -348,6 +348,23 @@ static void test_invalid_kernel_meta_is_rejected(void **state)
 	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM runs"), 0);
 }
 
+/* A start time from a LAVA log ("1e300") overflowed time_t in the night's date: refused, named. */
+static void test_start_time_out_of_range_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct results_db *db = open_db(f->path);
+	struct results_run_info info = { .board = "qemu", .started_at = 1e300 };
+	struct rig_err err = { 0 };
+	int64_t id = 0;
+
+	assert_int_equal(results_run_begin(db, &info, &id, &err), -1);
+	assert_non_null(strstr(err.msg, "1e+300"));
+	info.started_at = 1700000000.5;
+	assert_int_equal(results_run_begin(db, &info, &id, &err), 0);
+	results_close(db);
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM runs"), 1);
+}
+
 static void test_ending_unknown_run_fails(void **state)
 {
 	struct fixture *f = *state;
@@ -535,6 +552,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hostile_strings_are_stored_verbatim, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_invalid_kernel_meta_is_rejected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_time_out_of_range_is_refused, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_ending_unknown_run_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mark_aborted_keeps_cycle_in_flight, setup,
 						teardown),
