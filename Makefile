@@ -198,6 +198,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh
+	RIG=out/bin/rig bash rig/tests/cli/git-bisect-run.sh
 	bash rig/tests/cli/readers.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh

@@ -45,12 +45,28 @@ static int check_params(const struct history *h, const struct bisect_driver_para
 	return 0;
 }
 
+/* A history with merges is searched as a graph, so a culprit inside a merged branch is named
+ * itself, not the merge; a line keeps the line's faster posterior. */
+static int set_graph(struct drive *d)
+{
+	int *edges, n_edges, rc;
+
+	if (history_is_line(d->h))
+		return 0;
+	if (history_edges(d->h, &edges, &n_edges) < 0)
+		return -1;
+	rc = bisect_set_graph(d->b, edges, n_edges);
+	free(edges);
+	return rc;
+}
+
 static int new_search(struct drive *d, struct rig_err *err)
 {
 	const struct bisect_driver_params *p = d->params;
 
 	d->b = bisect_new((int)d->h->n, p->confidence, p->q);
-	if (!d->b || (p->max_cycles && bisect_set_max_cycles(d->b, p->max_cycles) < 0) ||
+	if (!d->b || set_graph(d) < 0 ||
+	    (p->max_cycles && bisect_set_max_cycles(d->b, p->max_cycles) < 0) ||
 	    (p->fail_rate > 0 && bisect_set_fail_rate(d->b, p->fail_rate) < 0) ||
 	    bisect_set_endpoint_fails(d->b, p->endpoint_fails) < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "bisect: cannot set up the search");

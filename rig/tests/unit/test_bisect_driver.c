@@ -100,6 +100,12 @@ static void make_history(struct history *h, int n)
 	for (int i = 0; i < n; i++) {
 		snprintf(h->commits[i].sha, sizeof(h->commits[i].sha), "%d", i);
 		h->commits[i].subject = strdup("subject");
+		if (i > 0) {   /* a line: each commit's parent is the one before */
+			h->commits[i].parents = malloc(sizeof(*h->commits[i].parents));
+			assert_non_null(h->commits[i].parents);
+			h->commits[i].parents[0] = i - 1;
+			h->commits[i].n_parents = 1;
+		}
 	}
 }
 

@@ -58,20 +58,60 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void lists_first_parent_range_oldest_first(void **state)
+static int index_of(const struct history *h, const char *subject)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcmp(h->commits[i].subject, subject) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The whole graph between good and bad: the merged side commit too, parents before children,
+ * the merge's two parents, edges for the search. */
+static void lists_the_graph_parents_first(void **state)
+{
+	struct repo *r = *state;
+	struct history h;
+	struct rig_err err = { 0 };
+	int *edges, n_edges;
+
+	assert_int_equal(history_load(r->dir, "c0", "c4", &h, &err), 0);
+	assert_int_equal(h.n, 6);   /* c0 c1 c2 side merge c4 */
+	assert_string_equal(h.commits[0].subject, "c0 subject");
+	assert_string_equal(h.commits[5].subject, "c4 subject");
+	int side = index_of(&h, "side"), merge = index_of(&h, "merge");
+	assert_true(side > 0 && merge > side);
+	assert_int_equal(h.commits[merge].n_parents, 2);
+	assert_int_equal(h.commits[merge].parents[0], index_of(&h, "c2 subject"));
+	assert_int_equal(h.commits[merge].parents[1], side);
+	assert_int_equal(h.commits[side].n_parents, 1);
+	assert_int_equal(h.commits[side].parents[0], 0);
+	assert_int_equal(h.commits[0].n_parents, 0);   /* its parents are outside the range */
+	for (size_t i = 0; i < h.n; i++) {
+		assert_int_equal(strlen(h.commits[i].sha), HISTORY_SHA_LEN);
+		for (int k = 0; k < h.commits[i].n_parents; k++)
+			assert_true(h.commits[i].parents[k] < (int)i);
+	}
+	assert_false(history_is_line(&h));
+	assert_int_equal(history_edges(&h, &edges, &n_edges), 0);
+	assert_int_equal(n_edges, 6);
+	free(edges);
+	history_free(&h);
+}
+
+static void a_line_is_a_line(void **state)
 {
 	struct repo *r = *state;
 	struct history h;
 	struct rig_err err = { 0 };
 
-	assert_int_equal(history_load(r->dir, "c0", "c4", &h, &err), 0);
-	assert_int_equal(h.n, 5);   /* c0 c1 c2 merge c4: the side commit is not on the path */
-	assert_string_equal(h.commits[0].subject, "c0 subject");
-	assert_string_equal(h.commits[1].subject, "c1 subject");
-	assert_string_equal(h.commits[3].subject, "merge");
-	assert_string_equal(h.commits[4].subject, "c4 subject");
-	for (size_t i = 0; i < h.n; i++)
-		assert_int_equal(strlen(h.commits[i].sha), HISTORY_SHA_LEN);
+	assert_int_equal(history_load(r->dir, "c0", "c2", &h, &err), 0);
+	assert_int_equal(h.n, 3);
+	assert_true(history_is_line(&h));
+	history_free(&h);
+	/* Negative control: from the side commit the merge's first parent c2 is not after good. */
+	assert_int_equal(history_load(r->dir, "side", "c4", &h, &err), 0);
+	assert_false(history_is_line(&h));
 	history_free(&h);
 }
 
@@ -85,9 +125,7 @@ static void rejects_bad_ranges(void **state)
 	assert_int_equal(err.class, RIG_EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "not an ancestor"));
 	assert_int_equal(history_load(r->dir, "c1", "c1", &h, &err), -1);
-	assert_non_null(strstr(err.msg, "no first-parent path"));
-	assert_int_equal(history_load(r->dir, "side", "c4", &h, &err), -1);
-	assert_non_null(strstr(err.msg, "no first-parent path"));
+	assert_non_null(strstr(err.msg, "no commits from good"));
 	assert_int_equal(history_load(r->dir, "nosuchref", "c4", &h, &err), -1);
 	assert_non_null(strstr(err.msg, "'nosuchref' is not a commit"));
 	assert_int_equal(history_load("/", "c0", "c4", &h, &err), -1);
@@ -100,18 +138,26 @@ static void parse_rejects_garbage(void **state)
 	struct rig_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567\tok\n\n", &h, &err), 0);
+	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567\t\tok\n\n", &h, &err), 0);
 	assert_int_equal(h.n, 1);
-	assert_int_equal(history_parse("not-a-sha\tsubject\n", &h, &err), -1);
-	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567 no tab\n", &h, &err), -1);
-	assert_int_equal(h.n, 1);
+	assert_int_equal(history_parse("1123456789abcdef0123456789abcdef01234567\t"
+				       "0123456789abcdef0123456789abcdef01234567 "
+				       "2123456789abcdef0123456789abcdef01234567\tmerge\n", &h, &err), 0);
+	assert_int_equal(h.n, 2);
+	assert_int_equal(h.commits[1].n_parents, 1);   /* the unknown parent is left out */
+	assert_int_equal(h.commits[1].parents[0], 0);
+	assert_int_equal(history_parse("not-a-sha\t\tsubject\n", &h, &err), -1);
+	assert_int_equal(history_parse("0123456789abcdef0123456789abcdef01234567\tno second tab\n", &h, &err), -1);
+	assert_int_equal(history_parse("3123456789abcdef0123456789abcdef01234567\tnot-a-parent\ts\n", &h, &err), -1);
+	assert_int_equal(h.n, 2);
 	history_free(&h);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lists_first_parent_range_oldest_first),
+		cmocka_unit_test(lists_the_graph_parents_first),
+		cmocka_unit_test(a_line_is_a_line),
 		cmocka_unit_test(rejects_bad_ranges),
 		cmocka_unit_test(parse_rejects_garbage),
 	};
