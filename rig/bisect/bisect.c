@@ -60,6 +60,7 @@ void bisect_free(struct bisect *b)
 	free(b->seg_sides);
 	free(b->anc);
 	free(b->chain_next);
+	free(b->observed_idx);
 	free(b);
 }
 

@@ -57,6 +57,39 @@ static void find_chains(const struct bisect *b, const int *edges, int n_edges, b
 	free(children);
 }
 
+struct edge {
+	int child, parent;
+};
+
+static int by_child(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	return (x->child > y->child) - (x->child < y->child);
+}
+
+/* Row i = {i} + the rows of i's parents. Edges taken in child order: a parent is smaller than its
+ * child, so its own edges are all applied before it is read. O(E log E + E n / 64). */
+static int fill_ancestry(const struct bisect *b, uint64_t *anc, const int *edges, int n_edges)
+{
+	struct edge *sorted = malloc((size_t)(n_edges ? n_edges : 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return -1;
+	for (int k = 0; k < n_edges; k++)
+		sorted[k] = (struct edge){ edges[2 * k], edges[2 * k + 1] };
+	qsort(sorted, (size_t)n_edges, sizeof(*sorted), by_child);
+	for (int i = 0; i < b->n; i++)
+		row(b, anc, i)[i / 64] |= (uint64_t)1 << (i % 64);
+	for (int k = 0; k < n_edges; k++) {
+		uint64_t *r = row(b, anc, sorted[k].child);
+		const uint64_t *pr = row(b, anc, sorted[k].parent);
+		for (int w = 0; w < b->words; w++)
+			r[w] |= pr[w];
+	}
+	free(sorted);
+	return 0;
+}
+
 int bisect_set_graph(struct bisect *b, const int *edges, int n_edges)
 {
 	if (!b || !valid_edges(b, edges, n_edges))
@@ -64,25 +97,15 @@ int bisect_set_graph(struct bisect *b, const int *edges, int n_edges)
 	int words = (b->n + 63) / 64;
 	uint64_t *anc = calloc((size_t)b->n * (size_t)words, sizeof(*anc));
 	bool *chain = calloc((size_t)b->n, sizeof(*chain));
-	if (!anc || !chain) {
+	int *obs = b->observed_idx ? b->observed_idx : calloc((size_t)b->n, sizeof(*obs));
+	b->observed_idx = obs;   /* kept by b whatever happens next: freed with it */
+	if (!anc || !chain || !obs) {
 		free(anc);
 		free(chain);
 		return -1;
 	}
 	b->words = words;
-	/* Parents come before children, so one pass in index order sees every parent's row done. */
-	for (int i = 0; i < b->n; i++) {
-		uint64_t *r = row(b, anc, i);
-		r[i / 64] |= (uint64_t)1 << (i % 64);
-		for (int k = 0; k < n_edges; k++) {
-			if (edges[2 * k] != i)
-				continue;
-			const uint64_t *pr = row(b, anc, edges[2 * k + 1]);
-			for (int w = 0; w < words; w++)
-				r[w] |= pr[w];
-		}
-	}
-	if (!bad_contains_all(b, anc)) {
+	if (fill_ancestry(b, anc, edges, n_edges) < 0 || !bad_contains_all(b, anc)) {
 		free(anc);
 		free(chain);
 		return -1;

@@ -61,6 +61,7 @@ struct bisect {
 	/* Graph only: commit i+1 is i's only child, so a skipped i cannot be told apart from i+1
 	 * (the line's "next commit" rule). */
 	bool *chain_next;
+	int *observed_idx;    /* graph only, scratch: the commits observed so far */
 };
 
 /* Does culprit c make commit i bad? */

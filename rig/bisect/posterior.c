@@ -115,11 +115,15 @@ static bool observed(const struct bisect *b, int i)
  * own segment, its sides summed over the observed commits (few: one per test so far). */
 static void graph_segments(struct bisect *b)
 {
+	int n_obs = 0;
+
+	for (int i = 0; i < b->n; i++)
+		if (observed(b, i))
+			b->observed_idx[n_obs++] = i;
 	for (int c = 1; c < b->n; c++) {
 		struct bisect_sides s = { 0, 0, 0, 0 };
-		for (int i = 0; i < b->n; i++) {
-			if (!observed(b, i))
-				continue;
+		for (int k = 0; k < n_obs; k++) {
+			int i = b->observed_idx[k];
 			if (bisect_makes_bad(b, c, i)) {
 				s.bad_fails += b->fails[i];
 				s.bad_passes += b->passes[i];

@@ -1,5 +1,6 @@
 /* Reading a bisect's commits from a real git repository made here (bisect/history.c), and
- * running helper programs (util/spawn.c). */
+ * rig bisect's loop (bisect/driver.c) over it with a flaky culprit inside the merged branch: the
+ * answer must be the branch commit, not the merge. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,14 +12,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bisect/driver.h"
 #include "bisect/history.h"
+#include "bisect/rng.h"
 
 struct repo {
 	char dir[64];
 };
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
+static int sh_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh_status(const char *fmt, ...)
 {
 	char cmd[1024];
 	va_list ap;
@@ -26,8 +29,9 @@ static void sh(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	assert_int_equal(system(cmd), 0);
+	return system(cmd);
 }
+#define sh(...) assert_int_equal(sh_status(__VA_ARGS__), 0)
 
 /* main: c0 - c1 - c2 - merge(c2, side) - c4, side branching from c0. */
 static int setup(void **state)
@@ -132,6 +136,113 @@ static void rejects_bad_ranges(void **state)
 	assert_non_null(strstr(err.msg, "is not a git tree"));
 }
 
+/* The culprit is the side commit (it adds g); a commit whose tree has g fails each of its four
+ * cycles with probability p. Building is a no-op. */
+struct flaky_board {
+	const char *dir;
+	double p;
+	struct bisect_rng rng;
+};
+
+static int fake_build(void *ctx, const struct history_commit *c, char *artefact, size_t size,
+		      struct rig_err *err)
+{
+	(void)ctx;
+	(void)err;
+	snprintf(artefact, size, "%s", c->sha);
+	return 0;
+}
+
+static int flaky_test(void *ctx, const struct history_commit *c, const char *artefact,
+		      char *outcomes, size_t size, struct rig_err *err)
+{
+	struct flaky_board *b = ctx;
+	bool bad = sh_status("git -C %s cat-file -e %s:g 2>/dev/null", b->dir, c->sha) == 0;
+	int n = 0;
+
+	(void)artefact;
+	(void)err;
+	for (; n < 4 && (size_t)n + 1 < size; n++)
+		outcomes[n] = bad && bisect_rng_unit(&b->rng) < b->p ? OUTCOME_HANG : OUTCOME_PASS;
+	outcomes[n] = '\0';
+	return 0;
+}
+
+static int step_done(void *ctx, const struct bisect_step_report *s, struct rig_err *err)
+{
+	(void)ctx;
+	(void)s;
+	(void)err;
+	return 0;
+}
+
+static const struct bisect_driver_ops flaky_ops = {
+	.build = fake_build, .test = flaky_test, .step_done = step_done,
+};
+
+/* The subject of the commit a bisect of h (p = 0.5 estimated) names; it must find one. */
+static const char *bisect_names(const struct history *h, const char *dir, uint64_t seed)
+{
+	struct bisect_driver_params params = { .confidence = 0.95, .q = 0.0, .max_cycles = 1000,
+		.endpoint_fails = 1, .unusable_tries = 2 };
+	struct flaky_board board = { .dir = dir, .p = 0.5 };
+	struct bisect_driver_result res;
+	struct rig_err err = { 0 };
+
+	bisect_rng_seed(&board.rng, seed);
+	assert_int_equal(bisect_drive(h, &params, &flaky_ops, &board, &res, &err), 0);
+	assert_int_equal(res.verdict.status, BISECT_FOUND);
+	return h->commits[res.verdict.first].subject;
+}
+
+static void bisect_names_the_branch_commit(void **state)
+{
+	struct repo *r = *state;
+	struct history h;
+	struct rig_err err = { 0 };
+
+	assert_int_equal(history_load(r->dir, "c0", "c4", &h, &err), 0);
+	for (uint64_t seed = 1; seed <= 5; seed++)
+		assert_string_equal(bisect_names(&h, r->dir, seed), "side");
+	history_free(&h);
+}
+
+/* Negative control: the first-parent walk rig bisect used before (c0 c1 c2 merge c4) cannot see
+ * the side commit and blames the merge. */
+static void first_parent_walk_blames_the_merge(void **state)
+{
+	struct repo *r = *state;
+	struct history full, line = { 0 };
+	struct rig_err err = { 0 };
+	int chain[8], n = 0;
+
+	assert_int_equal(history_load(r->dir, "c0", "c4", &full, &err), 0);
+	for (int i = (int)full.n - 1; n < 8; i = full.commits[i].parents[0]) {
+		chain[n++] = i;
+		if (i == 0)
+			break;
+	}
+	assert_int_equal(n, 5);
+	line.n = (size_t)n;
+	assert_non_null(line.commits = calloc((size_t)n, sizeof(*line.commits)));
+	for (int k = 0; k < n; k++) {
+		struct history_commit *c = &line.commits[k];
+		*c = full.commits[chain[n - 1 - k]];
+		assert_non_null(c->subject = strdup(c->subject));
+		c->parents = NULL;
+		c->n_parents = 0;
+		if (k > 0) {
+			assert_non_null(c->parents = malloc(sizeof(*c->parents)));
+			c->parents[0] = k - 1;
+			c->n_parents = 1;
+		}
+	}
+	assert_true(history_is_line(&line));
+	assert_string_equal(bisect_names(&line, r->dir, 1), "merge");
+	history_free(&line);
+	history_free(&full);
+}
+
 static void parse_rejects_garbage(void **state)
 {
 	struct history h = { 0 };
@@ -159,6 +270,8 @@ int main(void)
 		cmocka_unit_test(lists_the_graph_parents_first),
 		cmocka_unit_test(a_line_is_a_line),
 		cmocka_unit_test(rejects_bad_ranges),
+		cmocka_unit_test(bisect_names_the_branch_commit),
+		cmocka_unit_test(first_parent_walk_blames_the_merge),
 		cmocka_unit_test(parse_rejects_garbage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
