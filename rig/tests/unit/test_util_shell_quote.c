@@ -85,11 +85,13 @@ static void sh_reads_back_each_string(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(nasty) / sizeof(nasty[0]); i++) {
-		char *word = quoted(nasty[i]), *back = sh_printf(word);
+		char *word = quoted(nasty[i]), *back = sh_printf(word), *same = shell_quoted(nasty[i]);
 
 		assert_string_equal(back, nasty[i]);
+		assert_string_equal(same, word);   /* the malloc'ing form (lava/render.c) */
 		free(word);
 		free(back);
+		free(same);
 	}
 }
 
