@@ -197,10 +197,15 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash tests/lint/check-conditions.sh --self-test
 	bash tests/lint/check-conditions.sh
 	bash workloads/tests/rig-dut-journald.sh
+	bash workloads/tests/rig-dut-names.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
+	bash rig/tests/cli/quoting.sh
+	RIG=out/bin/rig bash rig/tests/cli/git-bisect-run.sh
+	bash rig/tests/cli/readers.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
+	RIG=out/bin/rig bash tests/lock/users.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image

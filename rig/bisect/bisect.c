@@ -58,6 +58,9 @@ void bisect_free(struct bisect *b)
 	free(b->post_low);
 	free(b->seg_end);
 	free(b->seg_sides);
+	free(b->anc);
+	free(b->chain_next);
+	free(b->observed_idx);
 	free(b);
 }
 
@@ -152,7 +155,7 @@ static void range_at(const struct bisect *b, int start, int *last, double *mass)
 {
 	int end = start;
 	double sum = b->post[start], sum_low = b->post_low[start];
-	while (end < b->n - 1 && b->skipped[end]) {
+	while (end < b->n - 1 && b->skipped[end] && (!b->chain_next || b->chain_next[end])) {
 		end++;
 		sum += b->post[end];
 		sum_low += b->post_low[end];

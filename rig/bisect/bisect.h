@@ -42,6 +42,16 @@ int bisect_set_fail_rate_prior(struct bisect *b, double alpha, double beta);
 /* Pin p to a known value in (0, 1] instead of estimating it (p = 1: deterministic failure). */
 int bisect_set_fail_rate(struct bisect *b, double p);
 
+/*
+ * Search a commit graph instead of a line (merges included): commits stay 0..n-1 in a
+ * topological order (every parent before its children, 0 the good commit, n-1 the bad one), and
+ * culprit c makes bad exactly the commits that contain it (c and its descendants). edges holds
+ * n_edges (child, parent) pairs, parent < child, both inside the range; a parent outside the
+ * range is left out. -1 on a bad edge, when n-1 does not contain every commit, or no memory.
+ * Call before the first observation; observations already made are kept.
+ */
+int bisect_set_graph(struct bisect *b, const int *edges, int n_edges);
+
 /* Before searching, test the bad endpoint n-1 until it has failed this many times (default 1):
  * it confirms the endpoint is bad and gives the first estimate of p. Observations of n-1 made
  * before the search (the run that found the regression) count. */

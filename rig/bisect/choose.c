@@ -29,6 +29,19 @@ static double gain_at(const struct bisect *b, const struct running_sums *r, doub
 	return bisect_entropy(p_fail) - r->entropy - good_mass * h_q;
 }
 
+/* On a graph, commit i is bad under its ancestors (and itself), not under a prefix. */
+static void graph_sums(const struct bisect *b, int i, struct running_sums *r)
+{
+	*r = (struct running_sums){ 0.0, 0.0, 0.0 };
+	for (int c = 1; c <= i; c++) {
+		if (!bisect_makes_bad(b, c, i))
+			continue;
+		r->mass += b->post[c];
+		r->fail += b->post[c] * b->mean_p[c];
+		r->entropy += b->post[c] * bisect_entropy(b->mean_p[c]);
+	}
+}
+
 int bisect_next(const struct bisect *b)
 {
 	int first, last;
@@ -45,9 +58,15 @@ int bisect_next(const struct bisect *b)
 	double best_gain = MIN_GAIN;
 	int best = -1;
 	for (int i = 1; i < b->n; i++) {
-		r.mass += b->post[i];
-		r.fail += b->post[i] * b->mean_p[i];
-		r.entropy += b->post[i] * bisect_entropy(b->mean_p[i]);
+		if (b->anc) {
+			if (b->skipped[i])
+				continue;
+			graph_sums(b, i, &r);
+		} else {
+			r.mass += b->post[i];
+			r.fail += b->post[i] * b->mean_p[i];
+			r.entropy += b->post[i] * bisect_entropy(b->mean_p[i]);
+		}
 		if (b->skipped[i])
 			continue;
 		double gain = gain_at(b, &r, h_q);

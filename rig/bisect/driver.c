@@ -40,9 +40,25 @@ static int check_params(const struct history *h, const struct bisect_driver_para
 	if (!(p->q >= 0.0 && p->q < 0.5))
 		return rig_err_set(err, RIG_EXIT_USAGE, "bisect: false-alarm rate must be in [0, 0.5)");
 	if (!(p->fail_rate >= 0.0 && p->fail_rate <= 1.0) || p->max_cycles < 0 ||
-	    p->endpoint_fails < 1 || p->unusable_tries < 1)
+	    p->endpoint_fails < 1 || p->unusable_tries < 1 || p->history_fails < 0 ||
+	    p->history_fails > p->history_cycles)
 		return rig_err_set(err, RIG_EXIT_USAGE, "bisect: bad search parameters");
 	return 0;
+}
+
+/* A history with merges is searched as a graph, so a culprit inside a merged branch is named
+ * itself, not the merge; a line keeps the line's faster posterior. */
+static int set_graph(struct drive *d)
+{
+	int *edges, n_edges, rc;
+
+	if (history_is_line(d->h))
+		return 0;
+	if (history_edges(d->h, &edges, &n_edges) < 0)
+		return -1;
+	rc = bisect_set_graph(d->b, edges, n_edges);
+	free(edges);
+	return rc;
 }
 
 static int new_search(struct drive *d, struct rig_err *err)
@@ -50,11 +66,23 @@ static int new_search(struct drive *d, struct rig_err *err)
 	const struct bisect_driver_params *p = d->params;
 
 	d->b = bisect_new((int)d->h->n, p->confidence, p->q);
-	if (!d->b || (p->max_cycles && bisect_set_max_cycles(d->b, p->max_cycles) < 0) ||
+	if (!d->b || set_graph(d) < 0 ||
+	    (p->max_cycles && bisect_set_max_cycles(d->b, p->max_cycles + p->history_cycles) < 0) ||
 	    (p->fail_rate > 0 && bisect_set_fail_rate(d->b, p->fail_rate) < 0) ||
 	    bisect_set_endpoint_fails(d->b, p->endpoint_fails) < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "bisect: cannot set up the search");
+	int bad = (int)d->h->n - 1;
+	for (int i = 0; i < p->history_cycles; i++) {
+		if (bisect_observe(d->b, bad, i < p->history_fails) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "bisect: cannot feed the bad commit's history");
+	}
 	return 0;
+}
+
+/* Cycles this bisect ran: the search's count less the history fed in before it. */
+static int cycles_run(const struct drive *d)
+{
+	return bisect_cycles(d->b) - d->params->history_cycles;
 }
 
 static bool is_bad_endpoint(const struct drive *d, int idx)
@@ -127,7 +155,7 @@ static int report(struct drive *d, int idx, const char *outcomes, const char *no
 {
 	struct bisect_step_report r = {
 		.step = d->res->steps, .commit = idx, .c = &d->h->commits[idx], .outcomes = outcomes,
-		.note = note, .cycles_total = bisect_cycles(d->b), .fail_rate = bisect_fail_rate(d->b),
+		.note = note, .cycles_total = cycles_run(d), .fail_rate = bisect_fail_rate(d->b),
 	};
 
 	r.n_top = bisect_top(d->b, DRIVER_TOP, r.top, r.top_p);
@@ -175,7 +203,7 @@ int bisect_drive(const struct history *h, const struct bisect_driver_params *par
 	while (rc == 0 && (idx = bisect_next(d.b)) >= 0)
 		rc = one_step(&d, idx, err);
 	bisect_verdict(d.b, &res->verdict);
-	res->cycles = bisect_cycles(d.b);
+	res->cycles = cycles_run(&d);
 	free_drive(&d);
 	return rc;
 }

@@ -57,6 +57,9 @@ struct bisect_driver_params {
 	int max_cycles;                 /* 0 = the search's default (1000) */
 	int endpoint_fails;             /* failures of the bad endpoint wanted first (>= 1) */
 	int unusable_tries;             /* steps without one usable cycle before a commit is skipped */
+	/* Cycles of the bad commit already run (the runs that found the regression), fed to the
+	 * search before it starts: free evidence about p. Not counted in max_cycles or cycles. */
+	int history_fails, history_cycles;
 };
 
 struct bisect_driver_result {

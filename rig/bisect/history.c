@@ -50,17 +50,56 @@ static bool is_sha(const char *s, size_t len)
 	return true;
 }
 
-static int append(struct history *h, const char *sha, const char *subject, size_t subject_len)
+/* Index of sha among h's commits, or -1. Searched from the newest: a parent is most often the
+ * commit just before, so a long range costs about one comparison per parent, not n. */
+static int find_commit(const struct history *h, const char *sha)
+{
+	for (size_t i = h->n; i-- > 0;)
+		if (memcmp(h->commits[i].sha, sha, HISTORY_SHA_LEN) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Space-separated parent shas in [p, end): those already listed become indices. */
+static int add_parents(struct history_commit *c, const struct history *h, const char *p,
+		       const char *end)
+{
+	while (p < end) {
+		size_t len = strcspn(p, " ");
+		if (p + len > end)
+			len = (size_t)(end - p);
+		if (len && !is_sha(p, len))
+			return 1;
+		int idx = len ? find_commit(h, p) : -1;
+		if (idx >= 0) {
+			int *grown = realloc(c->parents, (size_t)(c->n_parents + 1) * sizeof(*grown));
+			if (!grown)
+				return -1;
+			c->parents = grown;
+			c->parents[c->n_parents++] = idx;
+		}
+		p += len + (p + len < end);
+	}
+	return 0;
+}
+
+/* 0, -1 out of memory, 1 a malformed parent list. */
+static int append(struct history *h, const char *sha, const char *parents, const char *parents_end,
+		  const char *subject, size_t subject_len)
 {
 	struct history_commit *grown = realloc(h->commits, (h->n + 1) * sizeof(*grown));
 
 	if (!grown)
 		return -1;
 	h->commits = grown;
-	memcpy(grown[h->n].sha, sha, HISTORY_SHA_LEN);
-	grown[h->n].sha[HISTORY_SHA_LEN] = '\0';
-	if (!(grown[h->n].subject = strndup(subject, subject_len)))
-		return -1;
+	struct history_commit *c = &grown[h->n];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->sha, sha, HISTORY_SHA_LEN);
+	int rc = add_parents(c, h, parents, parents_end);
+	if (rc != 0 || !(c->subject = strndup(subject, subject_len))) {
+		free(c->parents);
+		return rc ? rc : -1;
+	}
 	h->n++;
 	return 0;
 }
@@ -70,15 +109,45 @@ int history_parse(const char *text, struct history *h, struct rig_err *err)
 	for (const char *line = text; *line;) {
 		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
 		const char *tab = memchr(line, '\t', (size_t)(end - line));
+		const char *tab2 = tab ? memchr(tab + 1, '\t', (size_t)(end - tab - 1)) : NULL;
 
 		if (end > line) {
-			if (!tab || !is_sha(line, (size_t)(tab - line)))
+			int rc = !tab2 || !is_sha(line, (size_t)(tab - line))
+					 ? 1 : append(h, line, tab + 1, tab2, tab2 + 1, (size_t)(end - tab2 - 1));
+			if (rc > 0)
 				return rig_err_set(err, RIG_EXIT_INFRA, "unexpected git log line: %.*s",
 						   (int)(end - line), line);
-			if (append(h, line, tab + 1, (size_t)(end - tab - 1)) < 0)
+			if (rc < 0)
 				return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 		}
 		line = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+bool history_is_line(const struct history *h)
+{
+	for (size_t i = 1; i < h->n; i++)
+		if (h->commits[i].n_parents != 1 || h->commits[i].parents[0] != (int)i - 1)
+			return false;
+	return true;
+}
+
+int history_edges(const struct history *h, int **edges, int *n_edges)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < h->n; i++)
+		count += (size_t)h->commits[i].n_parents;
+	*n_edges = 0;
+	if (!(*edges = malloc((count ? count : 1) * 2 * sizeof(**edges))))
+		return -1;
+	for (size_t i = 0; i < h->n; i++) {
+		for (int k = 0; k < h->commits[i].n_parents; k++) {
+			(*edges)[2 * *n_edges] = (int)i;
+			(*edges)[2 * *n_edges + 1] = h->commits[i].parents[k];
+			(*n_edges)++;
+		}
 	}
 	return 0;
 }
@@ -105,7 +174,7 @@ static int resolve(const char *path, const char *rev, char sha[HISTORY_SHA_LEN +
 	return 0;
 }
 
-/* Append what `git log ARGS --format=%H%x09%s` lists. */
+/* Append what `git log ARGS --format=%H%x09%P%x09%s` lists. */
 static int log_commits(const char *path, const char *const *args, struct history *h,
 		       struct rig_err *err)
 {
@@ -143,17 +212,11 @@ static int check_ancestry(const char *path, const char *good, const char *bad, s
 	return code == 0 ? 0 : rig_err_set(err, RIG_EXIT_INFRA, "git merge-base failed (exit %d)", code);
 }
 
-/* Every commit's first parent is the one before it: good is reached from bad by first parents
- * only, so "the commit after X" means what a bisect needs it to mean. */
-static bool on_first_parent_path(const char *path, const struct history *h, const char *bad_sha,
-				 struct rig_err *err)
+/* The range must end at bad, and bad must be the one commit with no child in it: --topo-order
+ * --reverse puts every parent before its children, so the newest is last. */
+static bool ends_at_bad(const struct history *h, const char *bad_sha)
 {
-	char parent_rev[HISTORY_SHA_LEN + 4], parent[HISTORY_SHA_LEN + 1];
-
-	if (h->n < 2 || strcmp(h->commits[h->n - 1].sha, bad_sha) != 0)
-		return false;
-	snprintf(parent_rev, sizeof(parent_rev), "%s^1", h->commits[1].sha);
-	return resolve(path, parent_rev, parent, err) == 0 && strcmp(parent, h->commits[0].sha) == 0;
+	return h->n >= 2 && strcmp(h->commits[h->n - 1].sha, bad_sha) == 0;
 }
 
 int history_load(const char *path, const char *good, const char *bad, struct history *out,
@@ -166,26 +229,28 @@ int history_load(const char *path, const char *good, const char *bad, struct his
 	    resolve(path, bad, bad_sha, err) < 0 || check_ancestry(path, good_sha, bad_sha, err) < 0)
 		return -1;
 	snprintf(range, sizeof(range), "%s..%s", good_sha, bad_sha);
-	const char *first[] = { "log", "-1", "--format=%H%x09%s", good_sha, NULL };
-	const char *rest[] = { "log", "--first-parent", "--reverse", "--format=%H%x09%s", range, NULL };
+	const char *first[] = { "log", "-1", "--format=%H%x09%P%x09%s", good_sha, NULL };
+	const char *rest[] = { "log", "--topo-order", "--reverse", "--format=%H%x09%P%x09%s", range,
+			       NULL };
 
 	if (log_commits(path, first, out, err) < 0 || log_commits(path, rest, out, err) < 0) {
 		history_free(out);
 		return -1;
 	}
-	if (!on_first_parent_path(path, out, bad_sha, err)) {
+	if (!ends_at_bad(out, bad_sha)) {
 		history_free(out);
-		return rig_err_set(err, RIG_EXIT_USAGE,
-				   "no first-parent path from good %.12s to bad %.12s (bad is good, or "
-				   "good is reached only through a merge's second parent)", good_sha, bad_sha);
+		return rig_err_set(err, RIG_EXIT_USAGE, "no commits from good %.12s to bad %.12s",
+				   good_sha, bad_sha);
 	}
 	return 0;
 }
 
 void history_free(struct history *h)
 {
-	for (size_t i = 0; h && i < h->n; i++)
+	for (size_t i = 0; h && i < h->n; i++) {
 		free(h->commits[i].subject);
+		free(h->commits[i].parents);
+	}
 	if (h) {
 		free(h->commits);
 		h->commits = NULL;

@@ -4,6 +4,9 @@
 
 #include "bisect/bisect.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Grid over the bad-commit failure rate p: fine enough that p's posterior (std ~0.05 after a
  * few dozen cycles) is well resolved, small enough to keep an update O(segments * grid). */
 #define BISECT_GRID_MAX 48
@@ -49,7 +52,25 @@ struct bisect {
 	 * lucky streaks that make p look higher than it is. */
 	double *post_low;
 	double p_low;
+
+	/* The commit graph (graph.c); NULL when the commits are a line, where culprit c makes
+	 * exactly c..n-1 bad. Otherwise row i (words 64-bit words) is the set of culprits that make
+	 * commit i bad: i's ancestors inside the range, and i itself. */
+	uint64_t *anc;
+	int words;
+	/* Graph only: commit i+1 is i's only child, so a skipped i cannot be told apart from i+1
+	 * (the line's "next commit" rule). */
+	bool *chain_next;
+	int *observed_idx;    /* graph only, scratch: the commits observed so far */
 };
+
+/* Does culprit c make commit i bad? */
+static inline bool bisect_makes_bad(const struct bisect *b, int c, int i)
+{
+	if (!b->anc)
+		return i >= c;
+	return (b->anc[(size_t)i * (size_t)b->words + (size_t)(c / 64)] >> (c % 64)) & 1u;
+}
 
 /* Recompute post[], mean_p[] and fail_rate from the counts. */
 void bisect_update_posterior(struct bisect *b);

@@ -111,9 +111,40 @@ static bool observed(const struct bisect *b, int i)
 	return b->fails[i] + b->passes[i] > 0;
 }
 
+/* On a graph the bad side of culprit c is c's descendants, not a suffix: every culprit is its
+ * own segment, its sides summed over the observed commits (few: one per test so far). */
+static void graph_segments(struct bisect *b)
+{
+	int n_obs = 0;
+
+	for (int i = 0; i < b->n; i++)
+		if (observed(b, i))
+			b->observed_idx[n_obs++] = i;
+	for (int c = 1; c < b->n; c++) {
+		struct bisect_sides s = { 0, 0, 0, 0 };
+		for (int k = 0; k < n_obs; k++) {
+			int i = b->observed_idx[k];
+			if (bisect_makes_bad(b, c, i)) {
+				s.bad_fails += b->fails[i];
+				s.bad_passes += b->passes[i];
+			} else {
+				s.good_fails += b->fails[i];
+				s.good_passes += b->passes[i];
+			}
+		}
+		b->seg_end[c] = c;
+		b->seg_sides[c] = s;
+	}
+}
+
 /* Cut culprits 1..n-1 into segments, recording each one's end and side counts. */
 static void find_segments(struct bisect *b)
 {
+	if (b->anc) {
+		graph_segments(b);
+		return;
+	}
+
 	struct bisect_sides s = { b->fails[0], b->passes[0], 0, 0 };
 
 	for (int i = 1; i < b->n; i++) {

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -44,12 +45,15 @@ static const char power_usage[] =
 	"otherwise rig drives the lines itself and they revert when it exits.\n";
 
 static const char powerd_usage[] =
-	"usage: rig powerd --board BOARD\n"
+	"usage: rig powerd --board BOARD [--group GROUP]\n"
 	"\n"
 	"Hold the board's GPIO power lines (which revert when their holder exits) and serve\n"
-	"`rig power` on power.gpiod.socket until SIGINT or SIGTERM.\n"
+	"`rig power` on power.gpiod.socket until SIGINT or SIGTERM. Only this user (and root) may\n"
+	"drive the board through it, checked on the peer's credentials (SO_PEERCRED), not only on\n"
+	"the socket file's mode (0600); others are refused, naming who may.\n"
 	"\n"
-	"  -h, --help  this text\n";
+	"  --group GROUP  members of GROUP may drive the board too (socket 0660, group GROUP)\n"
+	"  -h, --help     this text\n";
 
 struct power_args {
 	bool help;
@@ -199,7 +203,7 @@ static int install_stop_handlers(struct rig_err *err)
 	return 0;
 }
 
-static int serve(struct board *board, struct rig_err *err)
+static int serve(struct board *board, const struct power_daemon_opts *opts, struct rig_err *err)
 {
 	const char *socket_path = board->power.gpiod->socket;
 	struct power *power;
@@ -208,30 +212,54 @@ static int serve(struct board *board, struct rig_err *err)
 	if (install_stop_handlers(err) < 0 ||
 	    gpiod_power_open_direct(board, &gpio_io_libgpiod, &power, err) < 0)
 		return -1;
-	if (power_daemon_listen(socket_path, &listen_fd, err) < 0) {
+	if (power_daemon_listen(socket_path, &opts->peers, &listen_fd, err) < 0) {
 		power_close(power);
 		return -1;
 	}
 	fprintf(stderr, "rig powerd: holding the power lines of %s; serving %s\n",
 		board->name ? board->name : "board", socket_path);
-	rc = power_daemon_run(power, listen_fd, &powerd_stop, err);
+	rc = power_daemon_run(power, listen_fd, opts, &powerd_stop, err);
 	close(listen_fd);
 	unlink(socket_path);
 	power_close(power);
 	return rc;
 }
 
+/* --group NAME (or a number): who besides this user may drive the board. */
+static int parse_group(const char *text, struct peer_policy *peers, struct rig_err *err)
+{
+	struct group gr, *found = NULL;
+	char tmp[4096];
+	long long gid;
+
+	if (getgrnam_r(text, &gr, tmp, sizeof(tmp), &found) == 0 && found) {
+		peers->group = found->gr_gid;
+	} else if (parse_number(text, 0, 0x7fffffff, &gid) == 0) {
+		peers->group = (gid_t)gid;
+	} else {
+		return rig_err_set(err, RIG_EXIT_USAGE, "--group: no group '%s'", text);
+	}
+	peers->has_group = true;
+	return 0;
+}
+
 int cmd_powerd(struct board *board, int argc, char **argv)
 {
+	struct power_daemon_opts opts = { .peers = { .owner = geteuid() } };
 	struct rig_err err = { 0 };
 	int rc = 0;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && rc == 0; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(powerd_usage, stdout);
 			return RIG_EXIT_PASS;
 		}
-		rc = rig_err_set(&err, RIG_EXIT_USAGE, "unexpected argument '%s'", argv[i]);
+		if (strcmp(argv[i], "--group") == 0 && i + 1 < argc)
+			rc = parse_group(argv[++i], &opts.peers, &err);
+		else if (strncmp(argv[i], "--group=", 8) == 0)
+			rc = parse_group(argv[i] + 8, &opts.peers, &err);
+		else
+			rc = rig_err_set(&err, RIG_EXIT_USAGE, "unexpected argument '%s'", argv[i]);
 	}
 	if (rc == 0 && !board)
 		rc = rig_err_set(&err, RIG_EXIT_USAGE, "rig powerd needs --board");
@@ -239,7 +267,7 @@ int cmd_powerd(struct board *board, int argc, char **argv)
 		rc = rig_err_set(&err, RIG_EXIT_USAGE, "board %s: rig powerd needs power.gpiod "
 				 "with a socket", board->name ? board->name : "?");
 	if (rc == 0)
-		rc = serve(board, &err);
+		rc = serve(board, &opts, &err);
 	if (rc == 0)
 		return RIG_EXIT_PASS;
 	fprintf(stderr, "rig powerd: %s\n", err.msg);

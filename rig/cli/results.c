@@ -136,7 +136,7 @@ int cmd_results_to(int argc, char **argv, FILE *out, FILE *errout)
 		cli_path(default_db, sizeof(default_db), paths.out, "results.db");
 	}
 	if (ret == 0)
-		ret = results_open(args.db_path, RESULTS_OPEN_EXISTING, &db, &err);
+		ret = results_open(args.db_path, RESULTS_OPEN_READ, &db, &err);
 	if (ret == 0)
 		ret = show(db, &args, out, &err);
 	results_close(db);

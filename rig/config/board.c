@@ -8,9 +8,9 @@
 #include "config/placeholder.h"
 #include "config/yaml_schema.h"
 
-static int expand_one(char **s, void *paths)
+static int expand_one(char **s, bool shell, void *paths)
 {
-	char *expanded = placeholder_expand(*s, paths);
+	char *expanded = placeholder_expand(*s, paths, shell);
 
 	if (!expanded)
 		return -1;

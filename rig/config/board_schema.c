@@ -78,12 +78,13 @@ static const struct yfield gpiod_fields[] = {
 static const struct yschema gpiod_schema = YSCHEMA(gpiod_fields, struct board_gpiod);
 
 static const struct yfield command_fields[] = {
-	STR("on", struct board_command, on),
-	STR("off", struct board_command, off),
-	STR("cycle", struct board_command, cycle),
-	STR("press", struct board_command, press),
-	STR("reset", struct board_command, reset),
-	STR("status", struct board_command, status),
+	/* run with sh -c (power/shell.c): placeholders expand shell-quoted */
+	STR("on", struct board_command, on, .shell = true),
+	STR("off", struct board_command, off, .shell = true),
+	STR("cycle", struct board_command, cycle, .shell = true),
+	STR("press", struct board_command, press, .shell = true),
+	STR("reset", struct board_command, reset, .shell = true),
+	STR("status", struct board_command, status, .shell = true),
 };
 static const struct yschema command_schema = YSCHEMA(command_fields, struct board_command);
 

@@ -44,6 +44,7 @@ struct yfield {
 	unsigned min, max;               /* UINT bounds; max 0 = UINT_MAX */
 	bool zero_is_default;            /* UINT: an explicit 0 also means dflt */
 	bool allow_duplicates;           /* STRING_LIST: items may repeat (command lines) */
+	bool shell;                      /* STRING: a command line run with `sh -c` */
 	/* CUSTOM: value is NULL when the key is absent; obj is the struct being decoded. */
 	int (*decode)(struct ydecoder *dec, const yaml_node_t *value, void *obj);
 	void (*release)(void *obj);
@@ -75,9 +76,10 @@ int yschema_decode(struct ydecoder *dec, const yaml_node_t *mapping, const struc
 /* Free everything decoding put into dst (not dst itself); safe on a zeroed struct. */
 void yschema_release(const struct yschema *schema, void *dst);
 
-/* Call fn on every string the schema owns in dst (STRING fields and list items), recursively;
- * fn may replace *s. Stops at and returns the first non-zero result. */
-typedef int (*ystring_fn)(char **s, void *ctx);
+/* Call fn on every string the schema owns in dst (STRING fields and list items), recursively,
+ * with the field's shell flag; fn may replace *s. Stops at and returns the first non-zero
+ * result. */
+typedef int (*ystring_fn)(char **s, bool shell, void *ctx);
 int yschema_each_string(const struct yschema *schema, void *dst, ystring_fn fn, void *ctx);
 
 /* Error at the decoder's current key path: "file:line: path: message". */

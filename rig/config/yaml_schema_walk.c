@@ -76,11 +76,12 @@ static int each_string_in_field(const struct yfield *f, void *obj, ystring_fn fn
 
 	switch (f->kind) {
 	case YF_STRING:
-		return *FIELD_AT(obj, f->offset, char *) ? fn(FIELD_AT(obj, f->offset, char *), ctx)
-							  : 0;
+		return *FIELD_AT(obj, f->offset, char *)
+			       ? fn(FIELD_AT(obj, f->offset, char *), f->shell, ctx)
+			       : 0;
 	case YF_STRING_LIST:
 		for (size_t i = 0; !rc && i < *FIELD_AT(obj, f->count_offset, size_t); i++)
-			rc = fn(&(*FIELD_AT(obj, f->offset, char **))[i], ctx);
+			rc = fn(&(*FIELD_AT(obj, f->offset, char **))[i], f->shell, ctx);
 		return rc;
 	case YF_MAPPING:
 		return yschema_each_string(f->schema, FIELD_AT(obj, f->offset, char), fn, ctx);

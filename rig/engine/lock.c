@@ -1,9 +1,12 @@
 #include "engine/lock.h"
+
+#include "engine/lock_holder.h"
 #include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
+#include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOLDER_MAX 4096        /* bytes of holder info read back */
-#define CMDLINE_MAX 512
 #define READ_RETRIES 10        /* the holder writes its info just after taking the lock */
 #define READ_RETRY_MS 20
 
@@ -40,20 +41,6 @@ static int ensure_dir(const char *dir, mode_t mode)
 	return errno == EEXIST ? 0 : -1;
 }
 
-/* /tmp is shared: only accept a real directory we own, never a symlink someone planted. */
-static int ensure_private_dir(const char *dir)
-{
-	struct stat st;
-
-	if (ensure_dir(dir, 0700) || lstat(dir, &st))
-		return -1;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
 static int use_dir(char *buf, size_t len, const char *dir, struct rig_err *err)
 {
 	if ((size_t)snprintf(buf, len, "%s", dir) >= len)
@@ -64,120 +51,43 @@ static int use_dir(char *buf, size_t len, const char *dir, struct rig_err *err)
 int board_lock_dir(char *buf, size_t len, struct rig_err *err)
 {
 	const char *env = getenv("RIG_LOCK_DIR");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	char path[4096];
 
+	/* Shared by every user of the lab host, so sticky and world-writable like /tmp. */
 	if (env && *env) {
-		if (ensure_dir(env, 0755))
+		if (ensure_dir(env, 01777))
 			return rig_err_set(err, RIG_EXIT_INFRA, "RIG_LOCK_DIR %s: %s", env,
 					   strerror(errno));
 		return use_dir(buf, len, env, err);
 	}
-	/* Shared by every user of the lab host, so sticky and world-writable like /tmp. */
-	if (ensure_dir(BOARD_LOCK_SYSTEM_DIR, 01777) == 0 && access(BOARD_LOCK_SYSTEM_DIR, W_OK) == 0)
-		return use_dir(buf, len, BOARD_LOCK_SYSTEM_DIR, err);
-	if (xdg && *xdg) {
-		snprintf(path, sizeof(path), "%s/suspend-rig", xdg);
-		if (ensure_dir(path, 0700) == 0 && access(path, W_OK) == 0)
-			return use_dir(buf, len, path, err);
-	}
-	snprintf(path, sizeof(path), "/tmp/suspend-rig-%u", (unsigned)getuid());
-	if (ensure_private_dir(path))
-		return rig_err_set(err, RIG_EXIT_INFRA, "lock dir %s: %s", path, strerror(errno));
-	return use_dir(buf, len, path, err);
+	/*
+	 * No per-user fallback: a lock in a directory only one user sees excludes nobody. An existing
+	 * directory we cannot write is still used: its lock files can be locked, and a missing one
+	 * is refused naming the directory's mode.
+	 */
+	if (ensure_dir(BOARD_LOCK_SYSTEM_DIR, 01777))
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock dir %s: %s (create it mode 1777, or set "
+				   "RIG_LOCK_DIR)", BOARD_LOCK_SYSTEM_DIR, strerror(errno));
+	return use_dir(buf, len, BOARD_LOCK_SYSTEM_DIR, err);
 }
 
-static void own_cmdline(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/cmdline", "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	while (n > 0 && buf[n - 1] == '\0')
-		n--;
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[n] = '\0';
-	if (n == 0)
-		snprintf(buf, len, "?");
-}
-
-static int write_holder(struct board_lock *lock, const char *board, struct rig_err *err)
-{
-	char cmdline[CMDLINE_MAX], since[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	json_t *info;
-	char *text;
-	int ret = 0;
-
-	own_cmdline(cmdline, sizeof(cmdline));
-	if (!localtime_r(&now, &tm) || !strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(since, sizeof(since), "?");
-	info = json_pack("{sisssssssI}", "pid", (int)getpid(), "board", board, "cmdline", cmdline,
-			 "since", since, "started_at", (json_int_t)now);
-	text = info ? json_dumps(info, JSON_COMPACT) : NULL;
-	json_decref(info);
-	if (!text)
-		return rig_err_set(err, RIG_EXIT_INFRA, "lock %s: out of memory", lock->path);
-	if (ftruncate(lock->fd, 0) || pwrite(lock->fd, text, strlen(text), 0) != (ssize_t)strlen(text))
-		ret = rig_err_set(err, RIG_EXIT_INFRA, "lock %s: writing holder info: %s", lock->path,
-				  strerror(errno));
-	free(text);
-	return ret;
-}
-
-/* The holder's info, or NULL while it has not been written yet. */
-static json_t *read_holder_once(int fd)
-{
-	char buf[HOLDER_MAX];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return json_loads(buf, 0, NULL);
-}
-
-static json_t *read_holder(int fd)
-{
-	json_t *info = NULL;
-
-	for (int i = 0; i < READ_RETRIES && !info; i++) {
-		info = read_holder_once(fd);
-		if (!info)
-			clock_sleep_ms(READ_RETRY_MS);
-	}
-	return info;
-}
-
-static const char *string_or(json_t *info, const char *key, const char *fallback)
-{
-	const char *s = json_string_value(json_object_get(info, key));
-
-	return s ? s : fallback;
-}
-
+/* The holder's message, waiting briefly for its record: it writes it just after taking the lock. */
 static int busy_error(int fd, const char *board, const char *path, struct rig_err *err)
 {
-	json_t *info = read_holder(fd);
-	json_t *pid = json_object_get(info, "pid");
-	int ret;
+	struct lock_holder h;
+	char who[1024];
+	int found = -1;
 
-	if (json_is_integer(pid))
-		ret = rig_err_set(err, RIG_EXIT_INFRA,
-				  "board %s is locked by pid %" JSON_INTEGER_FORMAT " (%s) since %s "
-				  "(lock file %s)", board, json_integer_value(pid),
-				  string_or(info, "cmdline", "?"), string_or(info, "since", "?"), path);
-	else
-		ret = rig_err_set(err, RIG_EXIT_INFRA, "board %s is locked by another process "
-				  "(holder unknown; lock file %s)", board, path);
-	json_decref(info);
-	return ret;
+	for (int i = 0; i < READ_RETRIES && found != 0; i++) {
+		if (i)
+			clock_sleep_ms(READ_RETRY_MS);
+		found = lock_holder_find(fd, &h);
+	}
+	if (found < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "board %s is locked by another process "
+				   "(holder unknown; lock file %s)", board, path);
+	lock_holder_describe(&h, who, sizeof(who));
+	return rig_err_set(err, RIG_EXIT_INFRA, "board %s is locked by %s (lock file %s)", board, who,
+			   path);
 }
 
 static int take_flock(int fd)
@@ -190,16 +100,61 @@ static int take_flock(int fd)
 	return rc;
 }
 
+/* Why a lock file cannot be opened, with what a lab engineer needs to fix it. */
+static int open_error(const char *path, int errnum, struct rig_err *err)
+{
+	struct stat st;
+	char owner[64] = "?";
+	struct passwd pw, *found = NULL;
+	char tmp[1024];
+
+	if (errnum == EACCES && lstat(path, &st) == 0) {
+		if (getpwuid_r(st.st_uid, &pw, tmp, sizeof(tmp), &found) == 0 && found)
+			snprintf(owner, sizeof(owner), "%s", found->pw_name);
+		else
+			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s (owner %s, mode %04o) cannot be "
+				   "opened by uid %u: every lab user must be able to read it; ask its "
+				   "owner or root to remove it (it holds nothing once its holder is gone)", path,
+				   owner, (unsigned)(st.st_mode & 07777), (unsigned)getuid());
+	}
+	if (errnum == EACCES)
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: cannot be created here (%s): "
+				   "the lock directory must be mode 1777 so any lab user can lock a "
+				   "board", path, strerror(errnum));
+	return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: %s", path, strerror(errnum));
+}
+
+/*
+ * Open (creating) the board's lock file so that any lab user can lock it: created 0666 whatever
+ * the umask, and a file another user left that we may only read is still lockable (flock needs
+ * no write access; only our holder record is lost, and /proc/locks names us instead). A FIFO or
+ * other non-file planted there is refused; O_NONBLOCK keeps a FIFO from hanging the open.
+ */
 static int open_lock_file(struct board_lock *lock, const char *board, const char *dir,
 			  struct rig_err *err)
 {
+	const int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+	struct stat st;
+
 	if (asprintf(&lock->path, "%s/%s.lock", dir, board) < 0) {
 		lock->path = NULL;
 		return rig_err_set(err, RIG_EXIT_INFRA, "lock: out of memory");
 	}
-	lock->fd = open(lock->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	lock->fd = open(lock->path, O_RDWR | O_CREAT | flags, 0666);
+	if (lock->fd < 0 && errno == EACCES)
+		lock->fd = open(lock->path, O_RDONLY | flags);
 	if (lock->fd < 0)
+		return open_error(lock->path, errno, err);
+	if (fstat(lock->fd, &st) != 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: %s", lock->path,
+				   strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s is not a regular file: remove it",
+				   lock->path);
+	/* Ours, e.g. made under umask 022 or by an older rig: let the next user lock it too. */
+	if (st.st_uid == geteuid() && (st.st_mode & 0666) != 0666 && fchmod(lock->fd, 0666) != 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: chmod 0666: %s", lock->path,
 				   strerror(errno));
 	return 0;
 }
@@ -209,12 +164,43 @@ static int lock_board(struct board_lock *lock, const char *board, const char *di
 {
 	if (open_lock_file(lock, board, dir, err))
 		return -1;
-	if (take_flock(lock->fd) == 0)
-		return write_holder(lock, board, err);
+	if (take_flock(lock->fd) == 0) {
+		/* A file we may only read keeps its old record: /proc/locks names us instead. */
+		if ((fcntl(lock->fd, F_GETFL) & O_ACCMODE) == O_RDWR && lock_holder_write(lock->fd, board) != 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "lock %s: writing holder info: %s",
+					   lock->path, strerror(errno));
+		return 0;
+	}
 	if (errno == EWOULDBLOCK)
 		return busy_error(lock->fd, board, lock->path, err);
 	return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: flock: %s", lock->path,
 			   strerror(errno));
+}
+
+/*
+ * Locks in another directory than the system one (RIG_LOCK_DIR) do not exclude the rigs using
+ * the system one: say so when one of those holds this board right now. Only the kernel's table
+ * is asked (no flock probe, which would make that rig's next acquire fail).
+ */
+static void warn_other_place(const char *board, const char *dir)
+{
+	char ours[PATH_MAX], system[PATH_MAX], who[1024], *path = NULL;
+	struct lock_holder h;
+	int fd;
+
+	if (!realpath(dir, ours) || !realpath(BOARD_LOCK_SYSTEM_DIR, system) ||
+	    strcmp(ours, system) == 0 || asprintf(&path, "%s/%s.lock", system, board) < 0)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd >= 0 && lock_holder_flock_pid(fd) > 0 && lock_holder_find(fd, &h) >= 0) {
+		lock_holder_describe(&h, who, sizeof(who));
+		fprintf(stderr, "rig: warning: board %s is also held in the system lock directory by %s "
+			"(lock file %s); the lock directory %s is a separate one, so both may drive the "
+			"board\n", board, who, path, ours);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
 }
 
 int board_lock_acquire(const char *board_name, const char *lock_dir, struct board_lock **out,
@@ -226,7 +212,7 @@ int board_lock_acquire(const char *board_name, const char *lock_dir, struct boar
 	*out = NULL;
 	if (check_board_name(board_name, err))
 		return -1;
-	if (lock_dir && ensure_dir(lock_dir, 0755))
+	if (lock_dir && ensure_dir(lock_dir, 01777))
 		return rig_err_set(err, RIG_EXIT_INFRA, "lock dir %s: %s", lock_dir, strerror(errno));
 	if (!lock_dir && board_lock_dir(dir, sizeof(dir), err))
 		return -1;
@@ -241,6 +227,7 @@ int board_lock_acquire(const char *board_name, const char *lock_dir, struct boar
 		free(lock);
 		return -1;
 	}
+	warn_other_place(board_name, lock_dir ? lock_dir : dir);
 	*out = lock;
 	return 0;
 }
@@ -281,27 +268,24 @@ int board_lock_holder(const char *board_name, const char *lock_dir, long *pid, c
 {
 	char dir[4096], *path = NULL;
 	struct rig_err ignored;
-	json_t *info = NULL, *p;
-	int fd, ret = -1;
+	struct lock_holder h;
+	int fd, found;
 
 	if (check_board_name(board_name, &ignored) ||
 	    (!lock_dir && board_lock_dir(dir, sizeof(dir), &ignored)) ||
 	    asprintf(&path, "%s/%s.lock", lock_dir ? lock_dir : dir, board_name) < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	free(path);
 	if (fd < 0)
 		return -1;
-	/* No flock probe here: even a shared one would make a concurrent acquire fail. A released
-	 * lock's file is empty; a crashed holder's names a process that is gone. */
-	info = read_holder_once(fd);
+	/* No flock probe here: even a shared one would make a concurrent acquire fail; the
+	 * kernel's table (/proc/locks) is read instead. */
+	found = lock_holder_find(fd, &h);
 	close(fd);
-	p = json_object_get(info, "pid");
-	if (json_is_integer(p) && kill((pid_t)json_integer_value(p), 0) == 0) {
-		*pid = (long)json_integer_value(p);
-		snprintf(cmdline, size, "%s", string_or(info, "cmdline", "?"));
-		ret = 0;
-	}
-	json_decref(info);
-	return ret;
+	if (found < 0)
+		return -1;
+	*pid = h.pid;
+	snprintf(cmdline, size, "%s", h.cmdline);
+	return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * One rig per board: an flock on <lock_dir>/<board>.lock, held for the life of the run. The
  * kernel drops the flock when the holder exits, however it exits, so a stale file never blocks.
- * The holder writes its pid, command line and start time into the file so a second rig can say
- * who is in the way.
+ * The holder writes its pid, user, host, command line and start time into the file so a second
+ * rig can say who is in the way (lock_holder.h: the kernel's /proc/locks when it could not).
+ * Files are 0666 in a 1777 directory: any lab user can lock any board, whoever made the file.
  */
 #ifndef RIG_ENGINE_LOCK_H
 #define RIG_ENGINE_LOCK_H
@@ -16,16 +17,18 @@
 struct board_lock;
 
 /*
- * The lock directory: $RIG_LOCK_DIR if set, else /run/lock/suspend-rig if it can be created and
- * written, else $XDG_RUNTIME_DIR/suspend-rig, else /tmp/suspend-rig-$UID. Created when missing.
+ * The lock directory: $RIG_LOCK_DIR if set, else /run/lock/suspend-rig, the one place all rigs of
+ * a host share (no per-user fallback: it would exclude nobody). Created 1777 when missing.
  */
 int board_lock_dir(char *buf, size_t len, struct rig_err *err);
 
 /*
  * Take the board's lock without waiting (lock_dir NULL = board_lock_dir()). When another process
  * holds it, fails with RIG_EXIT_INFRA: "board qemu is locked by pid 1234 (rig run --board qemu)
- * since 2026-12-03 13:40:02 (lock file ...)". The descriptor is close-on-exec, so programs the rig
- * starts (QEMU) do not keep the board locked after the rig is gone.
+ * of user alice on host lab1 since 2026-12-03 13:40:02 (lock file ...)". With a lock directory
+ * other than the system one, warns on stderr when the system one holds the board. The
+ * descriptor is close-on-exec, so programs the rig starts (QEMU) do not keep the board locked
+ * after the rig is gone.
  */
 int board_lock_acquire(const char *board_name, const char *lock_dir, struct board_lock **out,
 		       struct rig_err *err);

@@ -2,10 +2,21 @@
 #include "judge/fio.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/kv.h"
+
+/* Every character of s in the alphabet: what comes off the console goes back to the board in a
+ * `rig-dut fio-verify NAME=STATE` command line, so it must not carry shell syntax. */
+static bool only(const char *s, const char *alphabet)
+{
+	return s[strspn(s, alphabet)] == '\0';
+}
+
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+#define BASE64_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/="
 
 int fio_ack_feed(struct fio_acks *a, const char *line)
 {
@@ -16,6 +27,12 @@ int fio_ack_feed(struct fio_acks *a, const char *line)
 		return 0;
 	k = &a->items[a->n++];
 	memset(k, 0, sizeof(*k));
+	if (!only(fs, NAME_CHARS)) {
+		/* kept out of the name too: it is stored and shown, never sent back */
+		snprintf(k->fs, sizeof(k->fs), "?");
+		snprintf(k->error, sizeof(k->error), "bad-name");
+		return 1;
+	}
 	snprintf(k->fs, sizeof(k->fs), "%s", fs);
 	if (kv_get(line, "error", k->error, sizeof(k->error)))
 		return 1;
@@ -25,6 +42,8 @@ int fio_ack_feed(struct fio_acks *a, const char *line)
 		snprintf(k->error, sizeof(k->error), "no-state");
 	else if (strlen(k->state) == sizeof(k->state) - 1)
 		snprintf(k->error, sizeof(k->error), "state-too-long");
+	else if (!only(k->state, BASE64_CHARS))
+		snprintf(k->error, sizeof(k->error), "bad-state");
 	else if (kv_long(line, "written", -1) < 0)
 		snprintf(k->error, sizeof(k->error), "no-write-count");
 	else

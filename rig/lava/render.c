@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lava/text.h"
+#include "util/shell_quote.h"
 
 /* set by jobs/image/rig-lava-env.sh; a real board's LAVA image must use it too */
 #define PROMPT "rig-lava# "
@@ -140,15 +141,17 @@ static int emit_command(struct renderer *r, const char *name, unsigned minutes, 
 	return rc;
 }
 
-/* NAME='value' (shell single quotes: the value is the board's or the plan's text). */
+/* NAME='value' (shell-quoted: the value is the board's or the plan's text). */
 static int shell_assignment(struct text *t, const struct param *p, struct rig_err *err)
 {
-	if (text_printf(t, err, "%s='", p->name))
-		return -1;
-	for (const char *c = p->value; *c; c++)
-		if (*c == '\'' ? text_puts(t, "'\\''", err) : text_append(t, c, 1, err))
-			return -1;
-	return text_puts(t, "'", err);
+	char *word = shell_quoted(p->value);
+	int rc;
+
+	if (!word)
+		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
+	rc = text_printf(t, err, "%s=%s", p->name, word);
+	free(word);
+	return rc;
 }
 
 /* The values as the first run steps, one shell assignment each, YAML-quoted. */

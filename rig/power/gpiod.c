@@ -48,25 +48,19 @@ static int open_lines(struct power *power, const struct gpio_io *io, struct rig_
 	return 0;
 }
 
-static bool daemon_answers(const char *socket)
-{
-	char reply[POWER_PROTO_LINE_MAX], payload[64];
-	struct rig_err ignored;
-
-	return socket &&
-	       power_daemon_call(socket, "ping\n", reply, sizeof(reply), 2000, &ignored) == 0 &&
-	       power_reply_parse(reply, payload, sizeof(payload), &ignored) == 0;
-}
-
 static int gpiod_open(struct power *power, struct rig_err *err)
 {
 	struct gpiod_power *gp;
+	int probe;
 
 	if (!cfg(power))
 		return rig_err_set(err, RIG_EXIT_USAGE, "board %s: power.backend is gpiod but "
 				   "power.gpiod is missing",
 				   power->board->name ? power->board->name : "?");
-	if (daemon_answers(cfg(power)->socket)) {
+	probe = cfg(power)->socket ? power_daemon_probe(cfg(power)->socket, err) : 0;
+	if (probe < 0)
+		return -1;   /* a daemon that refuses us (or a non-daemon) there: its lines are held */
+	if (probe == 1) {
 		gp = calloc(1, sizeof(*gp));
 		if (!gp)
 			return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");

@@ -1,9 +1,11 @@
 #include "power/power_daemon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -11,8 +13,10 @@
 #include <unistd.h>
 
 #include "power/power_proto.h"
+#include "util/clock.h"
 
-#define DAEMON_IDLE_MS 10000
+#define DEFAULT_REQUEST_MS 5000
+#define POLL_MS 200
 
 static int fill_addr(const char *path, struct sockaddr_un *addr, struct rig_err *err)
 {
@@ -35,32 +39,82 @@ static int connect_to(const char *path, int *fd_out, struct rig_err *err)
 	if (fd < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "socket: %s", strerror(errno));
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		rig_err_set(err, RIG_EXIT_INFRA, "rig powerd on %s: %s", path, strerror(errno));
+		int e = errno;   /* callers tell "nothing there" from "refused" by it */
+
+		rig_err_set(err, RIG_EXIT_INFRA, "rig powerd on %s: %s", path, strerror(e));
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	*fd_out = fd;
 	return 0;
 }
 
-int power_daemon_listen(const char *path, int *listen_fd, struct rig_err *err)
+/*
+ * What sits at path may be replaced only when it is a socket nobody serves: a regular file, a
+ * directory or a symlink is someone's and is refused; a socket we may not connect to is another
+ * user's daemon, never "stale".
+ */
+static int clear_path(const char *path, struct rig_err *err)
 {
-	struct sockaddr_un addr;
-	struct rig_err ignored;
+	struct rig_err probe = { 0 };
+	struct stat st;
 	int fd;
 
-	if (connect_to(path, &fd, &ignored) == 0) {
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : rig_err_set(err, RIG_EXIT_INFRA, "%s: %s", path,
+							  strerror(errno));
+	if (!S_ISSOCK(st.st_mode))
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s exists and is not a socket: rig powerd "
+				   "replaces only a socket an earlier rig powerd left; remove it yourself "
+				   "if nothing needs it", path);
+	if (connect_to(path, &fd, &probe) == 0) {
 		close(fd);
 		return rig_err_set(err, RIG_EXIT_USAGE, "another rig powerd serves %s", path);
 	}
-	if (fill_addr(path, &addr, err) < 0)
-		return -1;
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (errno != ECONNREFUSED)
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: a socket rig powerd cannot probe (%s): "
+				   "another user's rig powerd? remove it if it is stale", path,
+				   strerror(errno));
+	if (unlink(path) < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "remove stale %s: %s", path, strerror(errno));
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	return 0;
+}
+
+/* The socket file admits the owner (and the group): 0600 or 0660. Created under umask 0177 so it
+ * is never wider, even for a moment. */
+static int bind_private(int fd, const char *path, const struct sockaddr_un *addr,
+			const struct peer_policy *peers, struct rig_err *err)
+{
+	mode_t old = umask(0177);
+	int rc = bind(fd, (const struct sockaddr *)addr, sizeof(*addr));
+
+	umask(old);
+	if (rc < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "listen on %s: %s", path, strerror(errno));
+	if (peers && peers->has_group &&
+	    (chown(path, (uid_t)-1, peers->group) < 0 || chmod(path, 0660) < 0))
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: giving it to the group: %s", path,
+				   strerror(errno));
+	return 0;
+}
+
+int power_daemon_listen(const char *path, const struct peer_policy *peers, int *listen_fd,
+			struct rig_err *err)
+{
+	struct sockaddr_un addr;
+	int fd;
+
+	if (fill_addr(path, &addr, err) < 0 || clear_path(path, err) < 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "socket: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 8) < 0) {
+	if (bind_private(fd, path, &addr, peers, err) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (listen(fd, 16) < 0) {
 		rig_err_set(err, RIG_EXIT_INFRA, "listen on %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
@@ -111,95 +165,176 @@ static int read_line(int fd, char *buf, size_t size, size_t *have, unsigned idle
 	}
 }
 
-int power_daemon_serve_conn(struct power *power, int fd, unsigned idle_ms)
-{
-	char buf[POWER_PROTO_LINE_MAX], reply[POWER_PROTO_LINE_MAX + 64], why[128];
-	size_t have = 0;
-	struct rig_err err;
+/* One client. Its bytes are read as they come, so a slow or trickling client holds nobody else
+ * up; a request line must be whole within the request deadline. */
+struct conn {
+	int fd;
+	bool watching;          /* after "watch": kept, silent, until either side goes */
+	long long deadline;     /* monotonic ms by which the next request must be complete */
+	size_t have;
+	char buf[POWER_PROTO_LINE_MAX];
+};
 
-	for (;;) {
-		struct power_request req;
-		int got = read_line(fd, buf, sizeof(buf), &have, idle_ms);
-		size_t used;
-		bool watch = false;
-
-		if (got < 0)
-			send_all(fd, "err request too long\n", &err);
-		if (got <= 0)
-			return 0;
-		used = strlen(buf) + 1;
-		if (power_request_parse(buf, &req, why, sizeof(why)) < 0) {
-			snprintf(reply, sizeof(reply), "err %s\n", why);
-		} else {
-			power_request_execute(power, &req, reply, sizeof(reply));
-			watch = req.verb == POWER_VERB_WATCH;
-		}
-		memmove(buf, buf + used, have - used);
-		have -= used;
-		if (send_all(fd, reply, &err) < 0)
-			return 0;
-		if (watch)
-			return 1;
-	}
-}
-
-/* Watchers hold a connection each until they close it or the daemon exits. */
-struct watchers {
-	int fd[POWER_DAEMON_MAX_WATCHERS];
+struct daemon {
+	struct power *power;
+	const struct power_daemon_opts *opts;
+	struct conn conns[POWER_DAEMON_MAX_CONNS];
 	size_t n;
 };
 
-static void watchers_drop(struct watchers *w, size_t i)
+static unsigned request_ms(const struct daemon *d)
 {
-	close(w->fd[i]);
-	w->fd[i] = w->fd[--w->n];
+	return d->opts && d->opts->request_ms ? d->opts->request_ms : DEFAULT_REQUEST_MS;
 }
 
-static void watchers_close_all(struct watchers *w)
+/* A reply to a client that does not read its replies must not block the daemon: it is dropped. */
+static int send_now(int fd, const char *text)
 {
-	while (w->n)
-		watchers_drop(w, w->n - 1);
+	size_t len = strlen(text);
+	ssize_t n;
+
+	do
+		n = send(fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)len ? 0 : -1;
 }
 
-int power_daemon_run(struct power *power, int listen_fd, volatile sig_atomic_t *stop,
-		     struct rig_err *err)
+static void drop(struct daemon *d, size_t i)
 {
-	struct watchers w = { .n = 0 };
+	close(d->conns[i].fd);
+	d->conns[i] = d->conns[--d->n];
+}
+
+/* Answer every whole line in c's buffer. -1: drop the connection. */
+static int answer_lines(struct daemon *d, struct conn *c)
+{
+	char *nl, reply[POWER_PROTO_LINE_MAX + 64], why[128];
+
+	while (!c->watching && (nl = memchr(c->buf, '\n', c->have))) {
+		struct power_request req;
+		size_t used = (size_t)(nl - c->buf) + 1;
+
+		*nl = '\0';
+		if (power_request_parse(c->buf, &req, why, sizeof(why)) < 0) {
+			snprintf(reply, sizeof(reply), "err %s\n", why);
+		} else {
+			power_request_execute(d->power, &req, reply, sizeof(reply));
+			c->watching = req.verb == POWER_VERB_WATCH;
+		}
+		memmove(c->buf, c->buf + used, c->have - used);
+		c->have -= used;
+		if (send_now(c->fd, reply) < 0)
+			return -1;
+		c->deadline = monotonic_ms() + request_ms(d);
+	}
+	if (c->have == sizeof(c->buf)) {
+		send_now(c->fd, "err request too long\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* c is readable: read what is there, answer whole lines. -1: drop it. */
+static int on_readable(struct daemon *d, struct conn *c)
+{
+	ssize_t n;
+
+	if (c->watching)
+		return -1;   /* a watcher never speaks: anything readable is its end */
+	do
+		n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have, MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (n <= 0)
+		return -1;
+	c->have += (size_t)n;
+	return answer_lines(d, c);
+}
+
+static void on_accept(struct daemon *d, int listen_fd)
+{
+	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	char why[256], line[300];
+	int allowed;
+
+	if (fd < 0)
+		return;   /* the client gave up (ECONNABORTED), EINTR, or no memory: next round */
+	allowed = d->opts ? peer_allowed(fd, &d->opts->peers, why, sizeof(why)) : 1;
+	if (allowed == 1 && d->n == POWER_DAEMON_MAX_CONNS) {
+		allowed = 0;
+		snprintf(why, sizeof(why), "busy: %d connections open", POWER_DAEMON_MAX_CONNS);
+	}
+	if (allowed != 1) {
+		snprintf(line, sizeof(line), "err rig powerd: %s\n", why);
+		send_now(fd, line);
+		fprintf(stderr, "rig powerd: %s\n", why);
+		close(fd);
+		return;
+	}
+	d->conns[d->n] = (struct conn){ .fd = fd, .deadline = monotonic_ms() + request_ms(d) };
+	d->n++;
+}
+
+/* Connections whose request did not come whole in time are told so and closed. */
+static void expire(struct daemon *d, long long now)
+{
+	char line[96];
+
+	for (size_t i = d->n; i-- > 0;) {
+		if (d->conns[i].watching || now < d->conns[i].deadline)
+			continue;
+		snprintf(line, sizeof(line), "err no whole request within %u ms\n", request_ms(d));
+		send_now(d->conns[i].fd, line);
+		drop(d, i);
+	}
+}
+
+static int poll_timeout(const struct daemon *d, long long now)
+{
+	long long t = POLL_MS;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->conns[i].watching && d->conns[i].deadline - now < t)
+			t = d->conns[i].deadline - now;
+	return t < 0 ? 0 : (int)t;
+}
+
+int power_daemon_run(struct power *power, int listen_fd, const struct power_daemon_opts *opts,
+		     volatile sig_atomic_t *stop, struct rig_err *err)
+{
+	struct daemon *d = calloc(1, sizeof(*d));
 	int rc = 0;
 
+	if (!d)
+		return rig_err_set(err, RIG_EXIT_INFRA, "rig powerd: out of memory");
+	d->power = power;
+	d->opts = opts;
 	while (!*stop) {
-		struct pollfd pfd[1 + POWER_DAEMON_MAX_WATCHERS] = { { .fd = listen_fd, .events = POLLIN } };
-		int ready, fd;
+		struct pollfd pfd[1 + POWER_DAEMON_MAX_CONNS] = { { .fd = listen_fd, .events = POLLIN } };
+		size_t n = d->n;
+		int ready;
 
-		for (size_t i = 0; i < w.n; i++)
-			pfd[1 + i] = (struct pollfd){ .fd = w.fd[i], .events = POLLIN };
-		ready = poll(pfd, 1 + w.n, 200);
+		for (size_t i = 0; i < n; i++)
+			pfd[1 + i] = (struct pollfd){ .fd = d->conns[i].fd, .events = POLLIN };
+		ready = poll(pfd, 1 + n, poll_timeout(d, monotonic_ms()));
 		if (ready < 0 && errno == EINTR)
 			continue;
 		if (ready < 0) {
 			rc = rig_err_set(err, RIG_EXIT_INFRA, "poll: %s", strerror(errno));
 			break;
 		}
-		/* A watcher that speaks or hangs up is done (from the last, so indices hold). */
-		for (size_t i = w.n; i-- > 0;)
-			if (pfd[1 + i].revents)
-				watchers_drop(&w, i);
-		if (!(pfd[0].revents & POLLIN))
-			continue;
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
-			continue;
-		if (fd < 0) {
-			rc = rig_err_set(err, RIG_EXIT_INFRA, "accept: %s", strerror(errno));
-			break;
-		}
-		if (power_daemon_serve_conn(power, fd, DAEMON_IDLE_MS) == 1 &&
-		    w.n < POWER_DAEMON_MAX_WATCHERS)
-			w.fd[w.n++] = fd;
-		else
-			close(fd);
+		/* from the last, so dropping one (the last moves into its place) keeps the rest */
+		for (size_t i = n; i-- > 0;)
+			if (pfd[1 + i].revents && on_readable(d, &d->conns[i]) < 0)
+				drop(d, i);
+		expire(d, monotonic_ms());
+		if (pfd[0].revents & POLLIN)
+			on_accept(d, listen_fd);
 	}
-	watchers_close_all(&w);
+	while (d->n)
+		drop(d, d->n - 1);
+	free(d);
 	return rc;
 }
 
@@ -220,6 +355,25 @@ int power_daemon_call(const char *path, const char *request, char *reply, size_t
 	if (got <= 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "rig powerd on %s: no reply", path);
 	return 0;
+}
+
+int power_daemon_probe(const char *path, struct rig_err *err)
+{
+	char reply[POWER_PROTO_LINE_MAX], payload[64];
+	size_t have = 0;
+	int fd, got;
+
+	if (connect_to(path, &fd, err) < 0)
+		return errno == ENOENT || errno == ECONNREFUSED ? 0 : -1;
+	if (send_all(fd, "ping\n", err) < 0) {
+		close(fd);
+		return -1;
+	}
+	got = read_line(fd, reply, sizeof(reply), &have, 2000);
+	close(fd);
+	if (got <= 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "rig powerd on %s: no reply", path);
+	return power_reply_parse(reply, payload, sizeof(payload), err) == 0 ? 1 : -1;
 }
 
 int power_daemon_watch(const char *path, int *fd_out, struct rig_err *err)

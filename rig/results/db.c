@@ -214,16 +214,25 @@ static int migrate(struct results_db *db, struct rig_err *err)
 	}
 }
 
-static int configure(struct results_db *db, struct rig_err *err)
+/* Connection settings only: nothing here is written to the file. */
+static int configure_connection(struct results_db *db, struct rig_err *err)
 {
 	if (sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS) != SQLITE_OK)
 		return results_db_fail(db, "busy_timeout", err);
 	if (sqlite3_extended_result_codes(db->sql, 1) != SQLITE_OK)
 		return results_db_fail(db, "extended result codes", err);
+	return 0;
+}
+
+/* The writer's settings. journal_mode = WAL is stored in the file, so it comes after
+ * check_foreign(): a file that is not ours is refused unchanged. */
+static int configure(struct results_db *db, struct rig_err *err)
+{
 	/* temp_store: the savepoint journals of a batch's cycles stay in memory (on disk they were
 	 * most of the time a 200,000-cycle batch took) */
 	return results_db_exec(db, "PRAGMA foreign_keys = ON", err) ||
 	       results_db_exec(db, "PRAGMA journal_mode = WAL", err) ||
+	       results_db_keep_wal(db, err) ||
 	       results_db_exec(db, "PRAGMA synchronous = NORMAL", err) ||
 	       results_db_exec(db, "PRAGMA temp_store = MEMORY", err) ? -1 : 0;
 }
@@ -252,14 +261,6 @@ static int check_foreign(struct results_db *db, struct rig_err *err)
 	return 0;
 }
 
-/* A reader changes nothing: no journal mode, no migration (the writer migrates). */
-static int configure_reader(struct results_db *db, struct rig_err *err)
-{
-	if (sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS) != SQLITE_OK)
-		return results_db_fail(db, "busy_timeout", err);
-	return 0;
-}
-
 static int check_readable(struct results_db *db, struct rig_err *err)
 {
 	int version;
@@ -279,20 +280,30 @@ static int check_readable(struct results_db *db, struct rig_err *err)
 
 static int open_file(struct results_db *db, enum results_open_mode mode, struct rig_err *err)
 {
-	int flags = (mode == RESULTS_OPEN_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
-		    SQLITE_OPEN_NOMUTEX;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	if (mode == RESULTS_OPEN_CREATE)
 		flags |= SQLITE_OPEN_CREATE;
 	else if (access(db->path, F_OK) != 0)
 		return rig_err_set(err, RIG_EXIT_USAGE, "results db %s: %s (run `rig run` first, or "
 				   "pass --db)", db->path, strerror(errno));
+	if (mode == RESULTS_OPEN_READ)
+		return results_db_open_reader(db, err);
 	if (sqlite3_open_v2(db->path, &db->sql, flags, NULL) != SQLITE_OK) {
 		if (!db->sql)
 			return rig_err_set(err, RIG_EXIT_INFRA, "results db %s: out of memory",
 					   db->path);
 		return results_db_fail(db, "open", err);
 	}
+	return 0;
+}
+
+int results_db_keep_wal(struct results_db *db, struct rig_err *err)
+{
+	int on = 1;
+
+	if (sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &on) != SQLITE_OK)
+		return results_db_fail(db, "keep WAL files", err);
 	return 0;
 }
 
@@ -306,9 +317,10 @@ int results_open(const char *path, enum results_open_mode mode, struct results_d
 		free(db);
 		return rig_err_set(err, RIG_EXIT_INFRA, "results db %s: out of memory", path);
 	}
-	if (open_file(db, mode, err) ||
-	    (mode == RESULTS_OPEN_READ ? configure_reader(db, err) || check_readable(db, err)
-				       : configure(db, err) || check_foreign(db, err) || migrate(db, err))) {
+	/* A reader changes nothing: no journal mode, no migration (the writer migrates). */
+	if (open_file(db, mode, err) || configure_connection(db, err) ||
+	    (mode == RESULTS_OPEN_READ ? check_readable(db, err)
+				       : check_foreign(db, err) || configure(db, err) || migrate(db, err))) {
 		results_close(db);
 		return -1;
 	}

@@ -18,6 +18,13 @@ struct results_db {
 	struct { const char *sql; sqlite3_stmt *stmt; } cache[RESULTS_STMT_CACHE];
 };
 
+/* Open db->path read-only for a reader (open_read.c): works in a directory the reader cannot
+ * write; never writes. */
+int results_db_open_reader(struct results_db *db, struct rig_err *err);
+/* A writer's -wal and -shm stay when it closes, so a reader that cannot create them (a directory
+ * it cannot write) still opens the database without falling back to immutable (open_read.c). */
+int results_db_keep_wal(struct results_db *db, struct rig_err *err);
+
 /* Fill err with "results db PATH: WHAT: sqlite message" (class infra); returns -1. */
 int results_db_fail(struct results_db *db, const char *what, struct rig_err *err);
 

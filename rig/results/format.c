@@ -108,12 +108,14 @@ int results_format_runs(FILE *out, json_t *runs)
 		"ID", "BOARD", "PLAN", "STARTED", "DURATION", "KERNEL", "FREEZE_FS", "CYCLES",
 		"STATUS", "EXIT",
 	};
-	struct text_table *t = text_table_new(headers, sizeof(headers) / sizeof(headers[0]));
+	struct text_table *t;
 	json_t *run;
 	size_t i;
 
+	/* Before the table is made: "no runs" used to return with it still allocated. */
 	if (json_array_size(runs) == 0)
 		return fprintf(out, "no runs\n") < 0 ? -1 : 0;
+	t = text_table_new(headers, sizeof(headers) / sizeof(headers[0]));
 	json_array_foreach(runs, i, run)
 		if (t && add_run_row(t, run)) {
 			text_table_free(t);

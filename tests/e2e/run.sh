@@ -59,7 +59,25 @@ check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never f
 
 # --- knob-semantics at knob 0: positive control on the default kernel -----------------------
 run knob0 tests/e2e/plans/knob0.yaml
-check "knob 0: rig run exits 0" [ "$RC" -eq 0 ]
+# With the knob at 0 the suspend sometimes aborts in the task freezer: ext4lazyinit (still a
+# freezable kthread in 7.3) refuses to freeze for 20 s right after a boot that mounted a fresh
+# loop ext4 (known issue ext4lazyinit-freeze-timeout, 2 of 5 boots; seen again in a CI run
+# 2026-12-05). That abort is independent of what this control is about, so it is accepted, not
+# retried, and only in exactly that shape: the suspend failed at the freeze step and the only
+# other failure is clean-resume explained by that known issue. It is printed when it happens.
+knob0_ok_or_lazyinit_abort() {
+    [ "$RC" -eq 0 ] && return 0
+    local unexplained aborted
+    unexplained=$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id
+        WHERE c.run_id=$RUN_ID AND v.result IN ('fail','error')
+          AND NOT (v.name='suspend' AND v.detail LIKE '%last_failed_step=freeze%')
+          AND NOT (v.name='clean-resume' AND v.known_issue='ext4lazyinit-freeze-timeout')")
+    aborted=$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id
+        WHERE c.run_id=$RUN_ID AND v.name='clean-resume' AND v.known_issue='ext4lazyinit-freeze-timeout'")
+    [ "$RC" -eq 1 ] && [ "$unexplained" -eq 0 ] && [ "$aborted" -ge 1 ] || return 1
+    echo "known: knob0 run $RUN_ID's suspend aborted by ext4lazyinit-freeze-timeout (documented, 2 of 5 boots): accepted, not retried"
+}
+check "knob 0: rig run exits 0 (or 1 only for the documented ext4lazyinit freezer abort)" knob0_ok_or_lazyinit_abort
 check "knob 0: knob-semantics passed, the kernel froze nothing" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='pass' AND v.knob_freeze_filesystems=0 AND v.detail LIKE 'freeze_filesystems=0, kernel %: filesystems_freeze() froze nothing'")" -eq 1 ]
 

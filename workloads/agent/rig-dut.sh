@@ -14,6 +14,9 @@ mkdir -p "$STATE"
 [ -f /etc/rig/tools.sh ] && . /etc/rig/tools.sh      # real util-linux tools over busybox applets
 [ -f /etc/rig/layout.sh ] && . /etc/rig/layout.sh
 
+# plain_name NAME — a filesystem name as board files allow it (letters, digits, '-', '_'):
+# names arrive in command lines and become paths here.
+plain_name() { case $1 in ''|*[!A-Za-z0-9_-]*) return 1 ;; esac; }
 fs_lines() { echo "$RIG_FILESYSTEMS" | while read -r n t d m; do [ -n "$n" ] && echo "$n $t $d $m"; done; }
 
 # build_id FILE — the GNU build-id (hex) among the ELF notes of FILE: /sys/kernel/notes holds the
@@ -178,6 +181,9 @@ cmd_fio_checkpoint() {
 cmd_fio_verify() {
     for arg in "$@"; do
         name=${arg%%=*} b64=${arg#*=}
+        # the name becomes a directory that is rm -rf'd: a plain word only (as board files allow)
+        plain_name "$name" || { echo "fio=? error=bad-name"; continue; }
+        case $b64 in *[!A-Za-z0-9+/=]*) echo "fio=$name error=bad-state"; continue ;; esac
         mnt=$(fs_lines | awk -v n="$name" '$1 == n {print $4}')
         [ -n "$mnt" ] || { echo "fio=$name error=unknown-filesystem"; continue; }
         dir=$STATE/fio-verify/$name
@@ -428,6 +434,7 @@ cmd_pm_test() {
 
 # fsfreeze NAME freeze|thaw|state — userspace freeze of one filesystem (owner semantics).
 cmd_fsfreeze() {
+    plain_name "$1" || { echo "error=bad-name"; return 1; }
     mnt=$(fs_lines | awk -v n="$1" '$1 == n {print $4}')
     [ -n "$mnt" ] || { echo "error=unknown-filesystem name=$1"; return 1; }
     case $2 in

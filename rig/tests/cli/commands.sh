@@ -67,6 +67,10 @@ expect 2 "rig boot --timeout abc" "$RIG" boot --board qemu --timeout abc
 expect 2 "rig power --ms 1e3" "$RIG" power --board qemu --ms 1e3 press
 expect 2 "rig results --last -1" "$RIG" results --last -1
 expect 2 "rig bisect-sim --seed -1" "$RIG" bisect-sim --seed -1
+expect 2 "rig bisect --bad-history 5/3" "$RIG" bisect --board qemu --plan smoke --kernel-src . \
+    --good HEAD~1 --bad HEAD --bad-history 5/3
+expect 2 "rig bisect --bad-history 3" "$RIG" bisect --board qemu --plan smoke --kernel-src . \
+    --good HEAD~1 --bad HEAD --bad-history 3
 
 echo "cli commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

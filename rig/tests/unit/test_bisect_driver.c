@@ -25,6 +25,7 @@ struct fake {
 	struct bisect_rng rng;
 	int builds[MAX_COMMITS];
 	int tests;
+	int cycles_run;               /* outcomes handed out by fake_test */
 	int reports;
 	int last_cycles_total;
 	char notes[8][64];
@@ -67,6 +68,7 @@ static int fake_test(void *ctx, const struct history_commit *c, const char *arte
 		outcomes[n] = bad ? (n % 2 ? OUTCOME_HANG : OUTCOME_FAIL) : OUTCOME_PASS;
 	}
 	outcomes[n] = '\0';
+	f->cycles_run += n;
 	return 0;
 }
 
@@ -100,6 +102,12 @@ static void make_history(struct history *h, int n)
 	for (int i = 0; i < n; i++) {
 		snprintf(h->commits[i].sha, sizeof(h->commits[i].sha), "%d", i);
 		h->commits[i].subject = strdup("subject");
+		if (i > 0) {   /* a line: each commit's parent is the one before */
+			h->commits[i].parents = malloc(sizeof(*h->commits[i].parents));
+			assert_non_null(h->commits[i].parents);
+			h->commits[i].parents[0] = i - 1;
+			h->commits[i].n_parents = 1;
+		}
 	}
 }
 
@@ -261,6 +269,41 @@ static void a_failing_test_stops_the_bisect(void **state)
 	assert_int_equal(f.reports, 2);
 }
 
+/* The bad commit's history (30 of 100 cycles failed, as a nightly that found the regression
+ * might have seen) is evidence about p: the same flaky bisects need fewer cycles with it, and
+ * those fed cycles are not counted as the bisect's own. */
+static void bad_history_saves_cycles(void **state)
+{
+	long without = 0, with = 0;
+	int right = 0, runs = 0;
+
+	(void)state;
+	for (int culprit = 1; culprit < 32; culprit += 3) {
+		for (uint64_t seed = 1; seed <= 4; seed++, runs++) {
+			struct bisect_driver_params params = default_params();
+			struct fake f;
+			struct bisect_driver_result res;
+			struct rig_err err = { 0 };
+
+			params.q = 0.0;
+			fake_init(&f, culprit, 0.3, seed * 131 + (uint64_t)culprit);
+			assert_int_equal(drive(&f, 32, &params, &res, &err), 0);
+			without += res.cycles;
+			params.history_fails = 30;
+			params.history_cycles = 100;
+			fake_init(&f, culprit, 0.3, seed * 131 + (uint64_t)culprit);
+			assert_int_equal(drive(&f, 32, &params, &res, &err), 0);
+			assert_int_equal(res.cycles, f.cycles_run);
+			with += res.cycles;
+			right += res.verdict.status == BISECT_FOUND && res.verdict.first == culprit;
+		}
+	}
+	print_message("p = 0.3, 32 commits, %d bisects: %.1f cycles without the history, %.1f with "
+		      "(%d right)\n", runs, (double)without / runs, (double)with / runs, right);
+	assert_true(with < 0.9 * without);
+	assert_true(right >= 0.9 * runs);
+}
+
 static void bad_params_are_usage_errors(void **state)
 {
 	struct bisect_driver_params params = default_params();
@@ -277,6 +320,11 @@ static void bad_params_are_usage_errors(void **state)
 	params.endpoint_fails = 0;
 	assert_int_equal(drive(&f, 4, &params, &res, &err), -1);
 	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	params = default_params();
+	params.history_fails = 5;
+	params.history_cycles = 4;
+	assert_int_equal(drive(&f, 4, &params, &res, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
 	assert_int_equal(f.reports, 0);
 }
 
@@ -290,6 +338,7 @@ int main(void)
 		cmocka_unit_test(unusable_cycles_retry_then_skip),
 		cmocka_unit_test(out_of_cycles_is_inconclusive),
 		cmocka_unit_test(a_failing_test_stops_the_bisect),
+		cmocka_unit_test(bad_history_saves_cycles),
 		cmocka_unit_test(bad_params_are_usage_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

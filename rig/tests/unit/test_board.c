@@ -186,7 +186,7 @@ static void placeholder_expand_handles_edges(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *got = placeholder_expand(cases[i].in, cases[i].paths);
+		char *got = placeholder_expand(cases[i].in, cases[i].paths, false);
 
 		assert_non_null(got);
 		assert_string_equal(got, cases[i].want);

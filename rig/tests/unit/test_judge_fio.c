@@ -54,6 +54,30 @@ static void test_state_too_long_is_an_error(void **state)
 	assert_string_equal(a.items[0].state, "");
 }
 
+/* Name and state go back to the board in a `sh -c` command line (rig-dut fio-verify NAME=STATE):
+ * anything but a plain name and base64 is an error and is never sent. */
+static void test_shell_syntax_off_the_console_is_refused(void **state)
+{
+	struct fio_acks a = { 0 };
+
+	(void)state;
+	assert_int_equal(fio_ack_feed(&a, "fio=\"x;reboot -f\" written=3 state=" STATE), 1);
+	assert_int_equal(fio_ack_feed(&a, "fio=x$(reboot) written=3 state=" STATE), 1);
+	assert_int_equal(fio_ack_feed(&a, "fio=nvme-ext4 written=3 state=AAA;reboot"), 1);
+	assert_int_equal(fio_ack_feed(&a, "fio=nvme-ext4 written=3 state=\"AA $(id)\""), 1);
+	/* negative control: the same shapes with clean words are accepted */
+	assert_int_equal(fio_ack_feed(&a, "fio=x_reboot-f written=3 state=AAA+/reboot="), 1);
+	assert_int_equal(a.n, 5);
+	assert_string_equal(a.items[0].error, "bad-name");
+	assert_string_equal(a.items[0].fs, "?");
+	assert_string_equal(a.items[1].error, "bad-name");
+	assert_string_equal(a.items[2].error, "bad-state");
+	assert_string_equal(a.items[2].state, "");
+	assert_string_equal(a.items[3].error, "bad-state");
+	assert_string_equal(a.items[4].error, "");
+	assert_string_equal(a.items[4].state, "AAA+/reboot=");
+}
+
 static void test_table_full(void **state)
 {
 	struct fio_acks a = { 0 };
@@ -155,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_feed_checkpoint_lines),
 		cmocka_unit_test(test_state_too_long_is_an_error),
+		cmocka_unit_test(test_shell_syntax_off_the_console_is_refused),
 		cmocka_unit_test(test_table_full),
 		cmocka_unit_test(test_every_acknowledged_block_intact_passes),
 		cmocka_unit_test(test_lost_blocks_fail),

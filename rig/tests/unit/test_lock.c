@@ -139,7 +139,9 @@ static void test_second_acquirer_is_told_who_holds_it(void **state)
 	snprintf(expect, sizeof(expect), "board qemu is locked by pid %d (", (int)getpid());
 	assert_non_null(strstr(msg, expect));
 	assert_non_null(strstr(msg, "test_lock"));
-	assert_non_null(strstr(msg, ") since 2"));
+	assert_non_null(strstr(msg, ") of user "));
+	assert_non_null(strstr(msg, " on host "));
+	assert_non_null(strstr(msg, " since 2"));
 	board_lock_release(lock);
 }
 
@@ -237,6 +239,43 @@ static void test_lock_dir_comes_from_environment(void **state)
 	assert_int_equal(unsetenv("RIG_LOCK_DIR"), 0);
 }
 
+/* Any lab user must be able to lock the file later: 0666 whatever the creator's umask. */
+static void test_lock_file_is_lockable_by_everyone(void **state)
+{
+	struct fixture *f = *state;
+	mode_t old = umask(077);
+	struct board_lock *lock = acquire_ok("qemu", f->dir);
+	char path[256];
+	struct stat st;
+
+	umask(old);
+	snprintf(path, sizeof(path), "%s/qemu.lock", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666);
+	board_lock_release(lock);
+	/* a file left 0644 by an older rig (ours) is opened up too */
+	assert_int_equal(chmod(path, 0644), 0);
+	lock = acquire_ok("qemu", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666);
+	board_lock_release(lock);
+}
+
+/* A FIFO planted as the lock file neither hangs the rig nor counts as a lock. */
+static void test_lock_file_must_be_a_regular_file(void **state)
+{
+	struct fixture *f = *state;
+	struct rig_err err = { 0 };
+	struct board_lock *lock = NULL;
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/qemu.lock", f->dir);
+	assert_int_equal(mkfifo(path, 0666), 0);
+	assert_int_equal(board_lock_acquire("qemu", f->dir, &lock, &err), -1);
+	assert_null(lock);
+	assert_non_null(strstr(err.msg, "is not a regular file"));
+}
+
 /* A made-up process tree: 100 is lava-run, 101 its `rig lock` (connection or QEMU), 102 a sibling
  * `rig power`; 200 a shell elsewhere. */
 static long fake_ppid(long pid)
@@ -275,6 +314,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_process_cannot_lock_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_board_names_are_refused, setup, teardown),
 		cmocka_unit_test(test_lease_shared_only_with_its_session),
+		cmocka_unit_test_setup_teardown(test_lock_file_is_lockable_by_everyone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_file_must_be_a_regular_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_dir_comes_from_environment, setup, teardown),
 	};
 

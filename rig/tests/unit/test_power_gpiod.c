@@ -6,13 +6,20 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <grp.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/power.h"
@@ -21,6 +28,7 @@
 #include "power/gpiod_seq.h"
 #include "power/power_daemon.h"
 #include "power/power_proto.h"
+#include "util/clock.h"
 
 #define MAX_LINES 4
 #define MAX_LOG 64
@@ -373,33 +381,10 @@ static struct power *open_fake(struct fixture *f)
 	return power;
 }
 
-/* Several requests on one connection, bad ones answered with err. */
-static void test_daemon_connection(void **state)
-{
-	struct fixture *f = *state;
-	struct power *power = open_fake(f);
-	const char *requests = "ping\non\nstatus\nlaunch\npress 50\noff\nstatus\n";
-	char replies[256];
-	ssize_t n;
-	int sv[2];
-
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	assert_int_equal(write(sv[0], requests, strlen(requests)), (ssize_t)strlen(requests));
-	shutdown(sv[0], SHUT_WR);
-	power_daemon_serve_conn(power, sv[1], 1000);
-	close(sv[1]);
-	n = read(sv[0], replies, sizeof(replies) - 1);
-	assert_true(n > 0);
-	replies[n] = '\0';
-	assert_string_equal(replies, "ok\nok\nok on\nerr unknown request 'launch'\nok\nok\n"
-			    "ok off\n");
-	close(sv[0]);
-	power_close(power);
-}
-
 struct daemon_thread {
 	struct power *power;
 	int listen_fd;
+	const struct power_daemon_opts *opts;
 	volatile sig_atomic_t stop;
 	int rc;
 };
@@ -409,8 +394,237 @@ static void *daemon_main(void *arg)
 	struct daemon_thread *d = arg;
 	struct rig_err err = { 0 };
 
-	d->rc = power_daemon_run(d->power, d->listen_fd, &d->stop, &err);
+	d->rc = power_daemon_run(d->power, d->listen_fd, d->opts, &d->stop, &err);
 	return NULL;
+}
+
+static void daemon_start(struct fixture *f, struct daemon_thread *d, pthread_t *thread)
+{
+	struct rig_err err = { 0 };
+
+	d->stop = 0;
+	d->power = open_fake(f);
+	assert_int_equal(power_daemon_listen(f->socket, d->opts ? &d->opts->peers : NULL,
+					     &d->listen_fd, &err), 0);
+	assert_int_equal(pthread_create(thread, NULL, daemon_main, d), 0);
+}
+
+static void daemon_stop(struct fixture *f, struct daemon_thread *d, pthread_t thread)
+{
+	d->stop = 1;
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	assert_int_equal(d->rc, 0);
+	close(d->listen_fd);
+	unlink(f->socket);
+	power_close(d->power);
+}
+
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* Everything the daemon says on fd until it closes it (or 5 s pass). */
+static void read_until_closed(int fd, char *buf, size_t size)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	size_t n = 0;
+	ssize_t r;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	while (n < size - 1 && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+/* Several requests on one connection, bad ones answered with err. */
+static void test_daemon_connection(void **state)
+{
+	struct fixture *f = *state;
+	struct daemon_thread d = { 0 };
+	const char *requests = "ping\non\nstatus\nlaunch\npress 50\noff\nstatus\n";
+	char replies[256];
+	pthread_t thread;
+	int fd;
+
+	daemon_start(f, &d, &thread);
+	fd = connect_unix(f->socket);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, requests, strlen(requests)), (ssize_t)strlen(requests));
+	shutdown(fd, SHUT_WR);
+	read_until_closed(fd, replies, sizeof(replies));
+	close(fd);
+	assert_string_equal(replies, "ok\nok\nok on\nerr unknown request 'launch'\nok\nok\n"
+			    "ok off\n");
+	daemon_stop(f, &d, thread);
+}
+
+/* A client that trickles a request byte by byte holds nobody up, and is cut off at the request
+ * deadline; before, it held the daemon as long as it kept trickling. */
+static void test_daemon_trickler_holds_nobody(void **state)
+{
+	struct fixture *f = *state;
+	const struct power_daemon_opts opts = { .peers = { .owner = getuid() }, .request_ms = 600 };
+	struct daemon_thread d = { .opts = &opts };
+	char reply[128];
+	pthread_t thread;
+	double t0, took;
+	int slow, fast;
+
+	daemon_start(f, &d, &thread);
+	slow = connect_unix(f->socket);
+	assert_true(slow >= 0);
+	assert_int_equal(write(slow, "p", 1), 1);
+	clock_sleep_ms(100);
+	assert_int_equal(write(slow, "i", 1), 1);
+	t0 = monotonic_seconds();
+	fast = connect_unix(f->socket);
+	assert_true(fast >= 0);
+	assert_int_equal(write(fast, "status\n", 7), 7);
+	shutdown(fast, SHUT_WR);
+	read_until_closed(fast, reply, sizeof(reply));
+	took = monotonic_seconds() - t0;
+	close(fast);
+	print_message("a second client's reply while one trickles: %.3f s\n", took);
+	assert_string_equal(reply, "ok off\n");
+	assert_true(took < 0.3);
+	/* the trickler keeps going, but its request never came whole within 600 ms */
+	assert_int_equal(write(slow, "n", 1), 1);
+	read_until_closed(slow, reply, sizeof(reply));
+	took = monotonic_seconds() - t0;
+	close(slow);
+	assert_string_equal(reply, "err no whole request within 600 ms\n");
+	assert_true(took > 0.3 && took < 2.0);
+	daemon_stop(f, &d, thread);
+}
+
+/* Whatever is at the socket path and is not a socket is someone's: never deleted. */
+static void test_daemon_keeps_a_non_socket(void **state)
+{
+	struct fixture *f = *state;
+	struct rig_err err = { 0 };
+	struct stat st;
+	FILE *file = fopen(f->socket, "w");
+	int fd = -1, stale;
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+	assert_non_null(file);
+	fputs("precious\n", file);
+	fclose(file);
+	assert_int_equal(power_daemon_listen(f->socket, NULL, &fd, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "is not a socket"));
+	assert_int_equal(stat(f->socket, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_size, 9);
+	unlink(f->socket);
+	/* negative control: a stale socket (nobody listening) is replaced, by a 0600 one */
+	stale = socket(AF_UNIX, SOCK_STREAM, 0);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", f->socket);
+	assert_int_equal(bind(stale, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	close(stale);
+	assert_int_equal(power_daemon_listen(f->socket, NULL, &fd, &err), 0);
+	assert_int_equal(stat(f->socket, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	close(fd);
+}
+
+/* The second user the access tests run as: rig-lab-b (tests/lock/users.sh creates it with
+ * useradd -M) or nobody. */
+static uid_t other_uid(gid_t *gid)
+{
+	struct passwd *pw = getpwnam("rig-lab-b");
+
+	if (!pw)
+		pw = getpwnam("nobody");
+	*gid = pw ? pw->pw_gid : 65534;
+	return pw ? pw->pw_uid : 65534;
+}
+
+/* A child as the other user connects and pings: what it got back, or "connect: ERROR". */
+static void ping_as(uid_t uid, gid_t gid, const char *path, char *out, size_t size)
+{
+	int fds[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char reply[256] = "";
+		int fd;
+
+		close(fds[0]);
+		if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(3);
+		fd = connect_unix(path);
+		if (fd < 0) {
+			snprintf(reply, sizeof(reply), "connect: %s", strerror(errno));
+		} else {
+			/* a refused peer may find the connection closed already (EPIPE): its
+			 * refusal is what it reads next */
+			if (send(fd, "ping\n", 5, MSG_NOSIGNAL) != 5 && errno != EPIPE &&
+			    errno != ECONNRESET)
+				_exit(4);
+			shutdown(fd, SHUT_WR);   /* done asking: the daemon closes after its reply */
+			read_until_closed(fd, reply, sizeof(reply));
+		}
+		if (write(fds[1], reply, strlen(reply)) < 0)
+			_exit(5);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], out, size - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Root's daemon and another user: the socket file keeps them out; opened up (a umask 002, a
+ * chmod), the peer's credentials still do; a --group that holds them lets them in. */
+static void test_daemon_refuses_other_users(void **state)
+{
+	struct fixture *f = *state;
+	gid_t gid;
+	uid_t uid = other_uid(&gid);
+	struct power_daemon_opts opts = { .peers = { .owner = getuid() } };
+	struct daemon_thread d = { .opts = &opts };
+	char reply[256];
+	pthread_t thread;
+
+	if (getuid() != 0)
+		skip();   /* needs root to act as two users */
+	daemon_start(f, &d, &thread);
+	ping_as(uid, gid, f->socket, reply, sizeof(reply));
+	assert_string_equal(reply, "connect: Permission denied");
+	assert_int_equal(chmod(f->socket, 0666), 0);
+	ping_as(uid, gid, f->socket, reply, sizeof(reply));
+	print_message("uid %u: %s", (unsigned)uid, reply);
+	assert_non_null(strstr(reply, "err rig powerd: refused: "));
+	assert_non_null(strstr(reply, "may not drive this board; rig powerd serves root only"));
+	daemon_stop(f, &d, thread);
+	/* negative control: the same user, in the daemon's group, is served */
+	opts.peers.has_group = true;
+	opts.peers.group = gid;
+	daemon_start(f, &d, &thread);
+	assert_int_equal(chmod(f->socket, 0666), 0);
+	ping_as(uid, gid, f->socket, reply, sizeof(reply));
+	assert_string_equal(reply, "ok\n");
+	daemon_stop(f, &d, thread);
 }
 
 /* `rig power` finds the daemon on the board's socket and goes through it. */
@@ -424,7 +638,7 @@ static void test_power_through_daemon(void **state)
 	pthread_t thread;
 	size_t mark = f->fake.n_log;
 
-	assert_int_equal(power_daemon_listen(f->socket, &d.listen_fd, &err), 0);
+	assert_int_equal(power_daemon_listen(f->socket, NULL, &d.listen_fd, &err), 0);
 	assert_int_equal(pthread_create(&thread, NULL, daemon_main, &d), 0);
 	assert_int_equal(power_open(&f->board, NULL, &client, &err), 0);
 	assert_int_equal(power_on(client, &err), 0);
@@ -441,7 +655,7 @@ static void test_power_through_daemon(void **state)
 	{
 		int second;
 
-		assert_int_equal(power_daemon_listen(f->socket, &second, &err), -1);
+		assert_int_equal(power_daemon_listen(f->socket, NULL, &second, &err), -1);
 		assert_non_null(strstr(err.msg, "another rig powerd"));
 	}
 	d.stop = 1;
@@ -463,7 +677,7 @@ static void test_daemon_gone_is_noticed(void **state)
 	struct power *client;
 	pthread_t thread;
 
-	assert_int_equal(power_daemon_listen(f->socket, &d.listen_fd, &err), 0);
+	assert_int_equal(power_daemon_listen(f->socket, NULL, &d.listen_fd, &err), 0);
 	assert_int_equal(pthread_create(&thread, NULL, daemon_main, &d), 0);
 	assert_int_equal(power_open(&f->board, NULL, &client, &err), 0);
 	assert_int_equal(power_check(client, &err), 0);
@@ -533,6 +747,9 @@ int main(void)
 		cmocka_unit_test(test_request_parsing),
 		cmocka_unit_test(test_reply_parsing),
 		cmocka_unit_test_setup_teardown(test_daemon_connection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_trickler_holds_nobody, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_keeps_a_non_socket, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_refuses_other_users, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_power_through_daemon, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_daemon_gone_is_noticed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_mode_without_chip, setup, teardown),
