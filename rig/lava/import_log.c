@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "config/yaml_limits.h"
@@ -15,6 +16,8 @@
 /* A log line is one small mapping; the board's console lines in it are at most the console's
  * own 64 KiB line. A longer line is not a LAVA log line (refused by name, never parsed). */
 #define LAVA_LOG_LINE_MAX (1024 * 1024)
+/* A whole log: a 110-cycle nightly writes tens of MB; a file past this is refused unread. */
+#define LAVA_LOG_MAX_BYTES (512LL << 20)
 
 static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
 {
@@ -152,11 +155,17 @@ static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, st
 int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int rc;
 
 	if (!f)
 		return rig_err_set(err, errno == ENOENT ? RIG_EXIT_USAGE : RIG_EXIT_INFRA, "%s: %s",
 				   path, strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && st.st_size > LAVA_LOG_MAX_BYTES) {
+		fclose(f);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: %lld bytes, more than the %lld a LAVA "
+				   "log may have", path, (long long)st.st_size, LAVA_LOG_MAX_BYTES);
+	}
 	rc = from_stream(f, path, cases, err);
 	fclose(f);
 	return rc;

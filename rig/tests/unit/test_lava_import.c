@@ -306,6 +306,24 @@ static void test_overlong_log_line_is_refused(void **state)
 	assert_non_null(strstr(f->errout, want));
 }
 
+/* Logs and REST exports past their bounds are refused by size, unread (sparse files here). */
+static void test_oversized_files_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	const char *log_args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+	const char *rest_args[] = {"lava", "import", "--db", f->db, "--rest", path, "--board", "qemu"};
+
+	write_log(f, path, sizeof(path), "{\"lvl\": \"info\", \"msg\": \"ok\"}\n", "", 0, "");
+	assert_int_equal(truncate(path, 600LL << 20), 0);
+	assert_int_equal(run_lava(f, log_args, 8), 2);
+	assert_non_null(strstr(f->errout, "bytes, more than"));
+	assert_int_equal(truncate(path, 65LL << 20), 0);
+	assert_int_equal(run_lava(f, rest_args, 8), 2);
+	assert_non_null(strstr(f->errout, "REST export"));
+	unlink(path);
+}
+
 /* Import a dispatcher log of one line: LAVA failed the job (error_type, error_msg) before any
  * cycle. Returns the exit code. */
 static int import_job_failure(struct fixture *f, const char *error_type, const char *error_msg)
@@ -505,6 +523,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_garbage_is_not_a_lava_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deep_log_line_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlong_log_line_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oversized_files_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cycle_is_infra, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_that_never_boots_is_a_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
