@@ -10,7 +10,7 @@
 #   make run      the main job: plans/nightly.yaml on boards/qemu.yaml (installs packages and
 #                 builds what is missing; 110 cycles, about 110 min; RUN_ARGS="--cycles 1": 11, ~11 min)
 #   make dashboard  write the pass/fail site from out/results.db to out/dashboard
-#   make check    run every test (units under ASan+UBSan, then end-to-end on the QEMU board;
+#   make check    run every test (units under ASan+UBSan, the fuzz smoke run, then end-to-end on the QEMU board;
 #                 installs missing packages first, like make run)
 #   make check-bisect  end-to-end rig bisect of a flaky resume hang on the QEMU board
 #   make check-netboot the QEMU board PXE-booted from the tftp deploy's root (identity, stale root)
@@ -24,6 +24,8 @@
 #   make check-vbench  rig on the virtual bench: a real UART and gpio-sim lines wired to the QEMU board
 #   make bench-lab     start the virtual bench and the board wired to it, with a shell on the bench
 #   make bench    benchmarks (build times, boot time); timing never fails a test
+#   make fuzz     the libFuzzer harnesses (tests/fuzz/README.md; clang)
+#   make fuzz-smoke  each harness for 20 s from corpora seeded from the test data (< 3 min)
 #   make clean    remove build products (keeps downloaded sources and ccache)
 
 SHELL := /bin/bash
@@ -71,7 +73,7 @@ WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main
 
 .PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-netboot check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,25p' Makefile | sed 's/^# //'
+	@sed -n '3,29p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
@@ -167,7 +169,8 @@ lava-lab-down:
 check-lava-lab: rig kernel image
 	RIG=out/bin/rig bash tests/lava/lava-lab-e2e.sh
 
-check: check-units check-gpiod2 check-kernel check-e2e check-lava check-bisect check-netboot
+# fuzz-smoke: every libFuzzer harness for 20 s (tests/fuzz/README.md), about 3 min with its build.
+check: check-units check-gpiod2 fuzz-smoke check-kernel check-e2e check-lava check-bisect check-netboot
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.
@@ -237,7 +240,9 @@ check-meta: rig kernel image
 bench:
 	bash bench/run.sh
 
-clean:
-	rm -rf $(OUT)/obj $(OUT)/obj-san $(OUT)/lib $(OUT)/bin $(OUT)/tests $(OUT)/build $(OUT)/image $(OUT)/image-debian
+include tests/fuzz/fuzz.mk
 
--include $(shell find $(OUT)/obj $(OUT)/obj-san -name '*.d' 2>/dev/null)
+clean:
+	rm -rf $(OUT)/obj $(OUT)/obj-san $(OUT)/obj-fuzz $(OUT)/fuzz $(OUT)/lib $(OUT)/bin $(OUT)/tests $(OUT)/build $(OUT)/image $(OUT)/image-debian
+
+-include $(shell find $(OUT)/obj $(OUT)/obj-san $(OUT)/obj-fuzz -name '*.d' 2>/dev/null)

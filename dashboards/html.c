@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,18 +167,48 @@ int html_page_close(FILE *f, const char *rel_path, struct rig_err *err)
 	return 0;
 }
 
+/* FNV-1a: names cut to fit still differ by their whole text. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; name && *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return h;
+}
+
 void html_file_stem(const char *name, char *buf, size_t size)
 {
-	size_t n = 0;
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, full = 0;
 
 	if (size == 0)
 		return;
-	for (; name && *name && n + 1 < size; name++) {
-		unsigned char c = (unsigned char)*name;
+	for (const char *p = name; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
 		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && n > 0);
+			    (c >= '0' && c <= '9') || c == '-' || (c == '.' && p != name);
+		char enc[3] = { (char)c, 0, 0 };
+		size_t len = 1;
 
-		buf[n++] = keep ? (char)c : '_';
+		if (!keep) {
+			enc[0] = '_';
+			enc[1] = hex[c >> 4];
+			enc[2] = hex[c & 15];
+			len = 3;
+		}
+		for (size_t i = 0; i < len; i++, full++)
+			if (full + 1 < size)
+				buf[n++] = enc[i];
+	}
+	if (full + 1 > size && size > 18) {
+		/* Cut: "~" (never produced above) and the hash of the whole name. */
+		uint64_t h = name_hash(name);
+
+		n = size - 18;
+		buf[n++] = '~';
+		for (int i = 15; i >= 0; i--)
+			buf[n++] = hex[(h >> (4 * i)) & 15];
 	}
 	if (n == 0 && size > 1)
 		buf[n++] = '_';

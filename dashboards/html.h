@@ -36,8 +36,11 @@ FILE *html_page_open(const char *out_dir, const char *rel_path, const char *titl
 int html_page_close(FILE *f, const char *rel_path, struct rig_err *err);
 
 /*
- * File name stem for a board: [A-Za-z0-9._-] kept, anything else '_', never starting with '.',
- * so a board called "../x" cannot write outside boards/.
+ * File name stem for a board: [A-Za-z0-9.-] kept, every other byte (and '_' itself, and a
+ * leading '.') as "_XX" in hex, so distinct names get distinct pages ("lab/a" is "lab_2fa",
+ * "lab_a" is "lab_5fa"; both were "lab_a" and one page overwrote the other) and a board called
+ * "../x" cannot write outside boards/. A name too long for size is cut and ends in "~" and a
+ * 64-bit hash of the whole name.
  */
 void html_file_stem(const char *name, char *buf, size_t size);
 

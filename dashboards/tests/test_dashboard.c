@@ -823,7 +823,7 @@ static void test_verdict_split(void **state)
 
 static void test_html_helpers(void **state)
 {
-	char buf[256];
+	char buf[256], other[256], long_a[400], long_b[400];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -842,6 +842,23 @@ static void test_html_helpers(void **state)
 	html_file_stem("../etc/passwd", buf, sizeof(buf));
 	assert_null(strchr(buf, '/'));
 	assert_true(buf[0] != '.');
+	/* Distinct boards, distinct pages: "lab/a" and "lab_a" both were boards/lab_a.html. */
+	html_file_stem("lab/a", buf, sizeof(buf));
+	html_file_stem("lab_a", other, sizeof(other));
+	assert_string_equal(buf, "lab_2fa");
+	assert_string_equal(other, "lab_5fa");
+	html_file_stem("qemu-1.x", buf, sizeof(buf));
+	assert_string_equal(buf, "qemu-1.x");
+	/* Names too long to fit differ by the hash of the whole name. */
+	memset(long_a, 'a', sizeof(long_a) - 1);
+	long_a[sizeof(long_a) - 1] = '\0';
+	memcpy(long_b, long_a, sizeof(long_b));
+	long_b[sizeof(long_b) - 2] = 'b';
+	html_file_stem(long_a, buf, sizeof(buf));
+	html_file_stem(long_b, other, sizeof(other));
+	assert_true(strlen(buf) < sizeof(buf));
+	assert_non_null(strchr(buf, '~'));
+	assert_string_not_equal(buf, other);
 	assert_int_equal(html_relative_link("/a/b/site/runs", "/a/b/logs/x.log", "/", buf,
 					    sizeof(buf)), 0);
 	assert_string_equal(buf, "../../logs/x.log");

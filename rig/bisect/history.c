@@ -26,6 +26,11 @@ static int git(const char *path, const char *const *args, int *exit_code, char *
 
 	if (process_run(&spec, 0, 0, GIT_OUTPUT_MAX, &res, err) < 0)
 		return -1;
+	if (res.out_cut) {   /* a history read in part would bisect the wrong range */
+		process_result_free(&res);
+		return rig_err_set(err, RIG_EXIT_INFRA, "git -C %s %s: more than %zu MiB of output",
+				   path, argv[3] ? argv[3] : "", GIT_OUTPUT_MAX >> 20);
+	}
 	*exit_code = res.exit_code;
 	if (out) {
 		*out = res.out;

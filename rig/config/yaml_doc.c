@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "config/yaml_limits.h"
 #include "util/number.h"
 
 size_t ypath_push_key(struct ypath *path, const char *key)
@@ -83,15 +85,17 @@ static int check_single_document(struct ydoc *doc, yaml_parser_t *parser, struct
 	return rc;
 }
 
-static int parse_file(struct ydoc *doc, FILE *fp, struct rig_err *err)
+static int parse_text(struct ydoc *doc, const char *text, size_t len, struct rig_err *err)
 {
 	yaml_parser_t parser;
-	int rc = 0;
+	int rc;
 
+	if (yaml_limits_check_depth(text, len, doc->file, 1, err))
+		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return rig_err_set(err, RIG_EXIT_INFRA, "%s: cannot initialise the YAML parser",
 				   doc->file);
-	yaml_parser_set_input_file(&parser, fp);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (yaml_parser_load(&parser, &doc->doc)) {
 		doc->loaded = true;
 		rc = check_single_document(doc, &parser, err);
@@ -99,6 +103,47 @@ static int parse_file(struct ydoc *doc, FILE *fp, struct rig_err *err)
 		rc = parse_failure(doc, &parser, err);
 	}
 	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* The whole file, refused before reading when it is over YAML_FILE_MAX_BYTES. */
+static int read_text(struct ydoc *doc, FILE *fp, char **text, size_t *len, struct rig_err *err)
+{
+	struct stat st;
+	char *buf;
+	size_t n;
+
+	if (fstat(fileno(fp), &st) != 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: %s", doc->file, strerror(errno));
+	if (st.st_size > YAML_FILE_MAX_BYTES)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: %lld bytes, more than the %d a YAML "
+				   "file may have", doc->file, (long long)st.st_size,
+				   YAML_FILE_MAX_BYTES);
+	/* One byte more than allowed tells a file that grew (or a pipe) from one that fits. */
+	if (!(buf = malloc(YAML_FILE_MAX_BYTES + 1)))
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s: out of memory", doc->file);
+	n = fread(buf, 1, YAML_FILE_MAX_BYTES + 1, fp);
+	if (ferror(fp) || n > YAML_FILE_MAX_BYTES) {
+		free(buf);
+		return n > YAML_FILE_MAX_BYTES
+		       ? rig_err_set(err, RIG_EXIT_USAGE, "%s: more than the %d bytes a YAML file "
+				     "may have", doc->file, YAML_FILE_MAX_BYTES)
+		       : rig_err_set(err, RIG_EXIT_INFRA, "%s: read error", doc->file);
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int parse_file(struct ydoc *doc, FILE *fp, struct rig_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = read_text(doc, fp, &text, &len, err);
+
+	if (rc == 0)
+		rc = parse_text(doc, text, len, err);
+	free(text);
 	return rc;
 }
 

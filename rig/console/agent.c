@@ -145,6 +145,8 @@ int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsig
 		if (rc == 1)
 			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %g s",
 					   cmd, timeout_ms / 1000.0);
+		if (status == AGENT_TOO_LONG)   /* again would be as long */
+			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': %s", cmd, why);
 		if (status == AGENT_REFUSED)
 			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s' refused by the agent: %s",
 					   cmd, why);

@@ -32,13 +32,22 @@ void agent_reply_free(struct agent_reply *r)
 
 const char *agent_status_name(enum agent_status status)
 {
-	static const char *const names[] = { "pending", "ok", "corrupt", "refused", "timeout" };
+	static const char *const names[] = { "pending", "ok", "corrupt", "refused", "timeout",
+					      "too long" };
 
 	return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status] : "unknown";
 }
 
 static int add_line(struct agent_reply *r, const char *text, struct rig_err *err)
 {
+	size_t len = strlen(text) + 1;
+
+	if (len > AGENT_REPLY_MAX_BYTES - r->bytes) {
+		snprintf(r->error, sizeof(r->error), "reply cut after %zu lines: over %d bytes",
+			 r->n_lines, AGENT_REPLY_MAX_BYTES);
+		r->status = AGENT_TOO_LONG;
+		return 1;
+	}
 	if (r->n_lines == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
 		char **p = realloc(r->lines, cap * sizeof(*p));
@@ -51,6 +60,7 @@ static int add_line(struct agent_reply *r, const char *text, struct rig_err *err
 	if (!(r->lines[r->n_lines] = strdup(text)))
 		return rig_err_set(err, RIG_EXIT_INFRA, "agent reply: out of memory");
 	r->n_lines++;
+	r->bytes += len;
 	return 0;
 }
 
@@ -109,6 +119,7 @@ static int take(struct agent_reply *r, const char *rest, struct rig_err *err)
 {
 	if (strcmp(rest, "begin") == 0) {
 		drop_lines(r);
+		r->bytes = 0;
 		r->begun = true;
 		return 0;
 	}

@@ -18,7 +18,12 @@ enum agent_status {
 	AGENT_CORRUPT,      /* complete, but lines or crc do not match: lost or garbled */
 	AGENT_REFUSED,      /* the agent could not decode the request */
 	AGENT_TIMEOUT,      /* no end line in time */
+	AGENT_TOO_LONG,     /* output over AGENT_REPLY_MAX_BYTES: cut there, the rest ignored */
 };
+
+/* The most output one reply may carry (every board command's answer is far smaller): a board
+ * that prints without end cannot grow the rig's memory without bound. */
+#define AGENT_REPLY_MAX_BYTES (16 * 1024 * 1024)
 
 struct agent_reply {
 	unsigned seq;
@@ -26,6 +31,7 @@ struct agent_reply {
 	int rc;                     /* the command's exit status */
 	char **lines;               /* output, without the agent's prefix */
 	size_t n_lines, cap;
+	size_t bytes;               /* output kept so far, each line with its \n */
 	size_t lines_expected;
 	uint32_t crc_expected, crc_actual;
 	bool begun;

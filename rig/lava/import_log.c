@@ -2,13 +2,22 @@
  * any length never becomes one big tree. */
 #include <errno.h>
 #include <float.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
+#include "config/yaml_limits.h"
 #include "lava/cases.h"
 #include "util/number.h"
+
+/* A log line is one small mapping; the board's console lines in it are at most the console's
+ * own 64 KiB line. A longer line is not a LAVA log line (refused by name, never parsed). */
+#define LAVA_LOG_LINE_MAX (1024 * 1024)
+/* A whole log: a 110-cycle nightly writes tens of MB; a file past this is refused unread. */
+#define LAVA_LOG_MAX_BYTES (512LL << 20)
 
 static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
 {
@@ -70,12 +79,17 @@ static int parse_line(const char *path, unsigned lineno, const char *line, size_
 	yaml_node_t *entry;
 	int rc = 0;
 
+	if (len > LAVA_LOG_LINE_MAX)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s:%u: a line of %zu bytes, more than the %d "
+				   "a LAVA log line may have", path, lineno, len, LAVA_LOG_LINE_MAX);
+	if (yaml_limits_check_depth(line, len, path, lineno, err))
+		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)line, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		rc = rig_err_set(err, RIG_EXIT_USAGE, "%s:%u: not a YAML log line: %s", path, lineno,
-				 parser.problem ? parser.problem : "parse error");
+		rc = rig_err_set(err, RIG_EXIT_USAGE, "%s:%u: not a LAVA log line (not YAML: %s)",
+				 path, lineno, parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		return rc;
 	}
@@ -98,10 +112,22 @@ static int parse_line(const char *path, unsigned lineno, const char *line, size_
 	return rc;
 }
 
+/* Every entry of a dispatcher log is a flow mapping with a level: "- {dt: ..., lvl: ...}".
+ * Used to tell a log that merely has no results from a file that is no log at all (binary
+ * garbage was reported as "the job does not name its board"). */
+static bool looks_like_log_line(const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+
+	if (p[0] == '-' && p[1] == ' ')
+		p += 2 + strspn(p + 2, " \t");
+	return p[0] == '{' && strstr(p, "lvl") != NULL;
+}
+
 static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, struct rig_err *err)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, text_lines = 0, lava_lines = 0;
 	ssize_t n;
 	unsigned lineno = 0;
 	int rc = 0;
@@ -110,6 +136,8 @@ static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, st
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)n || line[0] == '#')
 			continue;
+		text_lines++;
+		lava_lines += looks_like_log_line(line);
 		/* results and the board's console matter: skip LAVA's own chatter unparsed */
 		if (!strstr(line, "results") && !strstr(line, "target"))
 			continue;
@@ -117,6 +145,9 @@ static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, st
 	}
 	if (!rc && ferror(f))
 		rc = rig_err_set(err, RIG_EXIT_INFRA, "%s: read error", origin);
+	if (!rc && text_lines > 0 && lava_lines == 0)
+		rc = rig_err_set(err, RIG_EXIT_USAGE, "%s: not a LAVA job log (no line is a "
+				 "\"- {dt: ..., lvl: ..., msg: ...}\" entry)", origin);
 	free(line);
 	return rc;
 }
@@ -124,11 +155,17 @@ static int from_stream(FILE *f, const char *origin, struct lava_cases *cases, st
 int lava_cases_from_log(const char *path, struct lava_cases *cases, struct rig_err *err)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int rc;
 
 	if (!f)
 		return rig_err_set(err, errno == ENOENT ? RIG_EXIT_USAGE : RIG_EXIT_INFRA, "%s: %s",
 				   path, strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && st.st_size > LAVA_LOG_MAX_BYTES) {
+		fclose(f);
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: %lld bytes, more than the %lld a LAVA "
+				   "log may have", path, (long long)st.st_size, LAVA_LOG_MAX_BYTES);
+	}
 	rc = from_stream(f, path, cases, err);
 	fclose(f);
 	return rc;

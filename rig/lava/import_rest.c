@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lava/cases.h"
+#include "lava/http.h"
 #include "util/number.h"
 
 /* A top-level "key: value" line of the case's YAML metadata. Older servers give the suite as an
@@ -93,11 +95,18 @@ int lava_cases_add_rest_item(const char *origin, size_t index, json_t *item, jso
 int lava_cases_from_rest(const char *path, struct lava_cases *cases, struct rig_err *err)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *results;
+	json_t *root, *results;
+	struct stat st;
 	size_t i;
 	json_t *item;
 	int rc = 0;
 
+	/* The same bound as an answer fetched by REST (lava/http.h), checked before jansson. */
+	if (stat(path, &st) == 0 && st.st_size > LAVA_HTTP_MAX_BODY)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: %lld bytes, more than the %ld a LAVA "
+				   "REST export may have", path, (long long)st.st_size,
+				   LAVA_HTTP_MAX_BODY);
+	root = json_load_file(path, 0, &jerr);
 	if (!root)
 		return rig_err_set(err, RIG_EXIT_USAGE, "%s:%d: %s", path, jerr.line, jerr.text);
 	results = json_is_array(root) ? root : json_object_get(root, "results");

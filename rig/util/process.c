@@ -250,7 +250,23 @@ struct capture {
 	char *buf;
 	size_t len, cap, max;
 	bool failed;                /* out of memory: the rest is dropped, the run fails */
+	bool cut;                   /* output past max was read and dropped */
 };
+
+/* Ends a capture that was cut, inside its max, so nobody mistakes it for the whole output. */
+#define CUT_MARK "\n[rig: output cut]\n"
+
+static void mark_cut(struct capture *c)
+{
+	size_t n = sizeof(CUT_MARK) - 1;
+
+	if (!c->cut || !c->buf || c->max < n)
+		return;
+	if (c->len > c->max - n)
+		c->len = c->max - n;
+	memcpy(c->buf + c->len, CUT_MARK, n + 1);
+	c->len += n;
+}
 
 static int capture_init(struct capture *c, int fd, size_t max)
 {
@@ -295,6 +311,8 @@ static int drain(struct capture *c)
 		return 0;
 	if (free_bytes)
 		c->len += (size_t)n;
+	else
+		c->cut = true;
 	c->buf[c->len] = '\0';
 	return 1;
 }
@@ -362,6 +380,10 @@ int process_run(const struct process_spec *spec, long long timeout_ms, unsigned 
 		goto fail;
 	}
 	res->exit_code = proc.exit_code;
+	for (int i = 0; i < 2; i++)
+		mark_cut(&caps[i]);
+	res->out_cut = caps[0].cut && capture_max > 0;
+	res->err_cut = caps[1].cut && capture_max > 0;
 	res->out = caps[0].buf;
 	res->err = caps[1].buf;
 	for (int i = 0; i < 2; i++)

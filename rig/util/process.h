@@ -54,7 +54,9 @@ struct process_result {
 	int exit_code;              /* 128+N when signal N ended it */
 	bool timed_out;             /* the deadline passed and it was stopped */
 	char *out, *err;            /* captured text, NUL-terminated, at most capture_max bytes
-				     * each (the rest is read and dropped); NULL when not captured */
+				     * each (the rest is read and dropped, and the text then ends
+				     * in "\n[rig: output cut]\n"); NULL when not captured */
+	bool out_cut, err_cut;      /* that happened */
 };
 
 /* Start, capture, wait up to timeout_ms (0 = no deadline), stop it with grace_ms when the

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "config/board.h"
 #include "config/placeholder.h"
@@ -420,6 +422,85 @@ static void bad_board_fails_at_its_line(void **state)
 	free(path);
 }
 
+/* A scratch board file: head, then `repeat` copies of unit, then tail. Caller unlinks. */
+static void write_scratch(char *path, size_t size, const char *head, const char *unit,
+			  size_t repeat, const char *tail)
+{
+	int fd;
+	FILE *fp;
+
+	snprintf(path, size, "/tmp/rig-test-board-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs(head, fp);
+	for (size_t i = 0; i < repeat; i++)
+		fputs(unit, fp);
+	fputs(tail, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static double now_seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A board file nested 200k deep was still parsing after 60 s (libyaml is quadratic in the
+ * depth): refused before libyaml builds anything, naming the file and line. The same loader
+ * (config/yaml_doc.c) reads plans and known issues. */
+static void deep_nesting_is_refused_at_once(void **state)
+{
+	struct board *board = NULL;
+	struct rig_err err = { 0 };
+	char path[64], want[128];
+	double start;
+
+	(void)state;
+	write_scratch(path, sizeof(path), "name: deep\npower: ", "[", 200000, "\n");
+	start = now_seconds();
+	assert_int_equal(board_load(path, &test_paths, &board, &err), -1);
+	assert_true(now_seconds() - start < 1.0);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	snprintf(want, sizeof(want), "%s:2: nested more than", path);
+	assert_non_null(strstr(err.msg, want));
+	unlink(path);
+}
+
+/* Nesting within the limit still loads as far as the schema, which names the wrong type. */
+static void nesting_within_limit_reaches_the_schema(void **state)
+{
+	struct board *board = NULL;
+	struct rig_err err = { 0 };
+	char path[64];
+
+	(void)state;
+	write_scratch(path, sizeof(path), "name: deep\npower: ", "[", 60, "\n");
+	assert_int_equal(board_load(path, &test_paths, &board, &err), -1);
+	assert_null(strstr(err.msg, "nested more than"));
+	unlink(path);
+}
+
+/* A file over 1 MiB is refused by its size, before it is read. */
+static void oversized_file_is_refused(void **state)
+{
+	struct board *board = NULL;
+	struct rig_err err = { 0 };
+	char path[64];
+
+	(void)state;
+	write_scratch(path, sizeof(path), "name: big\n", "# padding padding padding padding\n",
+		      40000, "");
+	assert_int_equal(board_load(path, &test_paths, &board, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "bytes, more than"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest fixed[] = {
@@ -435,6 +516,9 @@ int main(void)
 		cmocka_unit_test(devboard_example_loads),
 		cmocka_unit_test(missing_file_is_a_usage_error),
 		cmocka_unit_test(volatile_boards_load),
+		cmocka_unit_test(deep_nesting_is_refused_at_once),
+		cmocka_unit_test(nesting_within_limit_reaches_the_schema),
+		cmocka_unit_test(oversized_file_is_refused),
 	};
 	enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
 	       N_BAD = sizeof(bad_cases) / sizeof(bad_cases[0]) };

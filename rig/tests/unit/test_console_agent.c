@@ -264,6 +264,36 @@ static void test_reply_refused(void **state)
 	agent_reply_free(&r);
 }
 
+/* A board that prints without end grew the reply's memory without bound: it stops at
+ * AGENT_REPLY_MAX_BYTES, finished as "too long" with the lines kept so far. */
+static void test_reply_too_long_is_cut(void **state)
+{
+	struct agent_reply r;
+	size_t payload = 60 * 1024, lines = 0;
+	char *line = malloc(payload + 32);
+	int rc = 0;
+
+	(void)state;
+	assert_non_null(line);
+	agent_reply_init(&r, 3);
+	assert_int_equal(agent_reply_feed(&r, MARKER, MARKER " 3 begin", NULL), 0);
+	snprintf(line, payload + 32, "%s 3 | ", MARKER);
+	memset(line + strlen(line), 'x', payload);
+	line[strlen(MARKER) + 5 + payload] = '\0';
+	while (rc == 0 && lines < 2 * AGENT_REPLY_MAX_BYTES / payload) {
+		rc = agent_reply_feed(&r, MARKER, line, NULL);
+		lines++;
+	}
+	assert_int_equal(rc, 1);
+	assert_int_equal(r.status, AGENT_TOO_LONG);
+	assert_true(r.bytes <= AGENT_REPLY_MAX_BYTES);
+	assert_int_equal(r.n_lines, AGENT_REPLY_MAX_BYTES / (payload + 1));
+	assert_non_null(strstr(r.error, "reply cut"));
+	assert_string_equal(agent_status_name(r.status), "too long");
+	agent_reply_free(&r);
+	free(line);
+}
+
 /* ---- the real agent under busybox sh on a pty ---- */
 
 /* The engine's own call (engine/session.c): agent_run_verified, failing the test with the rig's
@@ -569,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_reply_garbled_end_and_missing_begin),
 		cmocka_unit_test(test_reply_numbers_out_of_range),
 		cmocka_unit_test(test_reply_refused),
+		cmocka_unit_test(test_reply_too_long_is_cut),
 		cmocka_unit_test_setup_teardown(test_live_command, live_setup_cksum, live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_command, live_setup_awk, live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_quoting_survives, live_setup_awk,

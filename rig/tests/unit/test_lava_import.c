@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/lava.h"
@@ -235,6 +236,94 @@ static void test_bad_log_line_names_line(void **state)
 	assert_non_null(strstr(f->errout, want));
 }
 
+/* Write one log made of head, `repeat` copies of unit and tail to <dir>/limits.log. */
+static void write_log(struct fixture *f, char *path, size_t size, const char *head,
+		      const char *unit, size_t repeat, const char *tail)
+{
+	FILE *log;
+
+	snprintf(path, size, "%s/limits.log", f->dir);
+	log = fopen(path, "w");
+	assert_non_null(log);
+	fputs(head, log);
+	for (size_t i = 0; i < repeat; i++)
+		fputs(unit, log);
+	fputs(tail, log);
+	assert_int_equal(fclose(log), 0);
+}
+
+static double now_seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Binary garbage said "the job does not name its board": it is not a LAVA log at all. */
+static void test_garbage_is_not_a_lava_log(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", path};
+
+	write_log(f, path, sizeof(path), "\x7f" "ELF\x02\x01 results target \xff\xfe\n", "\x01\x02garbage\n",
+		  100, "");
+	assert_int_equal(run_lava(f, args, 6), 2);
+	assert_non_null(strstr(f->errout, "not a LAVA"));
+	assert_non_null(strstr(f->errout, path));
+	assert_null(strstr(f->errout, "does not name its board"));
+}
+
+/* A results line nested 40k deep took 8.7 s in libyaml: refused at once, naming the line. */
+static void test_deep_log_line_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], want[200];
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+	double start;
+
+	write_log(f, path, sizeof(path), "{\"lvl\": \"info\", \"msg\": \"ok\"}\n"
+		  "{\"lvl\": \"results\", \"msg\": ", "[", 40000, "\n");
+	start = now_seconds();
+	assert_int_equal(run_lava(f, args, 8), 2);
+	assert_true(now_seconds() - start < 1.0);
+	snprintf(want, sizeof(want), "%s:2: nested more than", path);
+	assert_non_null(strstr(f->errout, want));
+}
+
+/* A log line over 1 MiB is no LAVA log line: refused by file and line, never parsed. */
+static void test_overlong_log_line_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], want[200];
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+
+	write_log(f, path, sizeof(path), "{\"lvl\": \"target\", \"msg\": \"", "xxxxxxxx",
+		  200 * 1024, "\"}\n");
+	assert_int_equal(run_lava(f, args, 8), 2);
+	snprintf(want, sizeof(want), "%s:1: a line of", path);
+	assert_non_null(strstr(f->errout, want));
+}
+
+/* Logs and REST exports past their bounds are refused by size, unread (sparse files here). */
+static void test_oversized_files_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	const char *log_args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+	const char *rest_args[] = {"lava", "import", "--db", f->db, "--rest", path, "--board", "qemu"};
+
+	write_log(f, path, sizeof(path), "{\"lvl\": \"info\", \"msg\": \"ok\"}\n", "", 0, "");
+	assert_int_equal(truncate(path, 600LL << 20), 0);
+	assert_int_equal(run_lava(f, log_args, 8), 2);
+	assert_non_null(strstr(f->errout, "bytes, more than"));
+	assert_int_equal(truncate(path, 65LL << 20), 0);
+	assert_int_equal(run_lava(f, rest_args, 8), 2);
+	assert_non_null(strstr(f->errout, "REST export"));
+	unlink(path);
+}
+
 /* Import a dispatcher log of one line: LAVA failed the job (error_type, error_msg) before any
  * cycle. Returns the exit code. */
 static int import_job_failure(struct fixture *f, const char *error_type, const char *error_msg)
@@ -431,6 +520,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rest_import_hostile_verbatim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_board_required_without_setup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_log_line_names_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_is_not_a_lava_log, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deep_log_line_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overlong_log_line_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oversized_files_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cycle_is_infra, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_that_never_boots_is_a_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),

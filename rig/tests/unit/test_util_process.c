@@ -56,6 +56,28 @@ static void process_captures_stdout_env_and_status(void **state)
 	assert_null(getenv("RIG_TEST_VAR"));   /* only the child's environment changed */
 }
 
+/* Output past capture_max was dropped silently: the text now says it was cut, within max,
+ * and the result flags it; output that fits is untouched (the test above). */
+static void process_marks_cut_output(void **state)
+{
+	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done",
+			 NULL };
+	struct process_spec spec = { .argv = argv, .out = PROCESS_IO_CAPTURE,
+		.err = PROCESS_IO_CAPTURE };
+	struct process_result res;
+	struct rig_err err = { 0 };
+	const char *mark = "\n[rig: output cut]\n";
+
+	(void)state;
+	assert_int_equal(process_run(&spec, 5000, 0, 1024, &res, &err), 0);
+	assert_true(res.out_cut);
+	assert_false(res.err_cut);
+	assert_true(strlen(res.out) <= 1024);
+	assert_string_equal(res.out + strlen(res.out) - strlen(mark), mark);
+	assert_int_equal(strncmp(res.out, "line 0\nline 1\n", 14), 0);
+	process_result_free(&res);
+}
+
 static void process_reports_signals_and_missing_programs(void **state)
 {
 	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
@@ -148,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(process_captures_stdout_env_and_status),
+		cmocka_unit_test(process_marks_cut_output),
 		cmocka_unit_test(process_reports_signals_and_missing_programs),
 		cmocka_unit_test(process_writes_stdout_to_a_file),
 		cmocka_unit_test(process_stop_terms_before_it_kills),
