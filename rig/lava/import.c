@@ -88,15 +88,6 @@ static enum results_verdict_result verdict_result(const char *result)
 	return RESULTS_VERDICT_ERROR;
 }
 
-/* A failed lava-suite case named after a cycle's definition: LAVA stopped it (timeout). */
-static int lava_stopped(const struct lava_case *c, int idx)
-{
-	char kind[64];
-
-	return !strcmp(c->suite, "lava") && strcmp(c->result, "pass") &&
-	       lava_cycle_of_suite(c->name, kind, sizeof(kind)) == idx;
-}
-
 static int add_case(struct results_cycle *cyc, const struct lava_case *c, struct rig_err *err)
 {
 	const char *dot = strchr(c->name, '.');
@@ -129,28 +120,111 @@ static enum results_cycle_status cycle_status(const struct results_cycle *cyc, i
 	return RESULTS_CYCLE_PASS;
 }
 
-/* The step kind of cycle idx: its first suite that is not the verify after a power cut. */
-static void cycle_kind(const struct lava_cases *cases, int idx, char *kind, size_t size)
+/*
+ * Which cases belong to which cycle, worked out once: each cycle's own cases in job order, its
+ * step kind, and whether LAVA stopped it. Every cycle used to scan every case (twice, and every
+ * earlier case once more to tell whether it was new): 1000 cycles took 0.81 s, 2000 took 2.70 s.
+ */
+struct cycle_map {
+	int max_idx;
+	int *head, *tail;       /* per cycle index: its first and last own case, -1 none */
+	int *next;              /* per case: the next own case of the same cycle, -1 none */
+	int *kind_case;         /* per cycle index: the case whose suite names its kind, -1 none */
+	char *stopped;          /* per cycle index: a failed lava-suite case named after the
+				 * cycle's definition: LAVA stopped it (timeout) */
+	char *seen;             /* per cycle index: named by a case already walked */
+};
+
+static void cycle_map_free(struct cycle_map *m)
+{
+	free(m->head);
+	free(m->tail);
+	free(m->next);
+	free(m->kind_case);
+	free(m->stopped);
+	free(m->seen);
+}
+
+/* The cycle a case's suite is (own), and the one its name is when LAVA's own suite ran it. */
+static void case_cycles(const struct lava_case *c, int *own, int *named, char *kind, size_t size)
 {
 	char k[64];
 
-	snprintf(kind, size, "verify");
+	*own = lava_cycle_of_suite(c->suite, kind, size);
+	*named = !strcmp(c->suite, "lava") ? lava_cycle_of_suite(c->name, k, sizeof(k)) : -1;
+}
+
+static int cycle_map_build(const struct lava_cases *cases, struct cycle_map *m, struct rig_err *err)
+{
+	size_t n = cases->n ? cases->n : 1, slots;
+	char kind[64];
+	int own, named;
+
+	memset(m, 0, sizeof(*m));
+	m->max_idx = -1;
+	for (size_t i = 0; i < cases->n; i++) {
+		case_cycles(&cases->v[i], &own, &named, kind, sizeof(kind));
+		if (own > m->max_idx)
+			m->max_idx = own;
+		if (named > m->max_idx)
+			m->max_idx = named;
+	}
+	slots = (size_t)(m->max_idx + 1);
+	m->head = malloc((slots ? slots : 1) * sizeof(int));
+	m->tail = malloc((slots ? slots : 1) * sizeof(int));
+	m->kind_case = malloc((slots ? slots : 1) * sizeof(int));
+	m->next = malloc(n * sizeof(int));
+	m->stopped = calloc(slots ? slots : 1, 1);
+	m->seen = calloc(slots ? slots : 1, 1);
+	if (!m->head || !m->tail || !m->kind_case || !m->next || !m->stopped || !m->seen) {
+		cycle_map_free(m);
+		return rig_err_set(err, RIG_EXIT_INFRA, "lava import: out of memory");
+	}
+	for (size_t x = 0; x < slots; x++)
+		m->head[x] = m->tail[x] = m->kind_case[x] = -1;
 	for (size_t i = 0; i < cases->n; i++) {
 		const struct lava_case *c = &cases->v[i];
-		int at = lava_cycle_of_suite(c->suite, k, sizeof(k));
+		int at;
 
-		if (at < 0 && !strcmp(c->suite, "lava"))
-			at = lava_cycle_of_suite(c->name, k, sizeof(k));
-		if (at == idx && strcmp(k, "verify")) {
-			snprintf(kind, size, "%s", k);
-			return;
+		m->next[i] = -1;
+		case_cycles(c, &own, &named, kind, sizeof(kind));
+		if (own >= 0) {
+			if (m->tail[own] >= 0)
+				m->next[m->tail[own]] = (int)i;
+			else
+				m->head[own] = (int)i;
+			m->tail[own] = (int)i;
+		}
+		if (named >= 0 && strcmp(c->result, "pass"))
+			m->stopped[named] = 1;
+		/* the step kind: the first suite of the cycle that is not the verify after a cut */
+		at = own >= 0 ? own : named;
+		if (at >= 0 && m->kind_case[at] < 0) {
+			if (own < 0)
+				lava_cycle_of_suite(c->name, kind, sizeof(kind));
+			if (strcmp(kind, "verify"))
+				m->kind_case[at] = (int)i;
 		}
 	}
+	return 0;
+}
+
+static void cycle_kind(const struct lava_cases *cases, const struct cycle_map *m, int idx,
+		       char *kind, size_t size)
+{
+	const struct lava_case *c;
+
+	snprintf(kind, size, "verify");
+	if (m->kind_case[idx] < 0)
+		return;
+	c = &cases->v[m->kind_case[idx]];
+	if (lava_cycle_of_suite(c->suite, kind, size) < 0)
+		lava_cycle_of_suite(c->name, kind, size);
 }
 
 static int import_cycle(struct results_db *db, int64_t run_id, const struct lava_cases *cases,
-			const struct run_facts *f, int idx, enum results_cycle_status *status,
-			struct rig_err *err)
+			const struct cycle_map *m, const struct run_facts *f, int idx,
+			enum results_cycle_status *status, struct rig_err *err)
 {
 	struct results_cycle_info ci = {
 		.idx = idx, .knob_freeze_filesystems = f->freeze, .knob_sync_on_suspend = f->sync,
@@ -158,23 +232,17 @@ static int import_cycle(struct results_db *db, int64_t run_id, const struct lava
 		.started_at = f->started_at,
 	};
 	struct results_cycle *cyc;
-	char kind[64], k[64];
-	int stopped = 0, rc = 0;
+	char kind[64];
+	int stopped = m->stopped[idx], rc = 0;
 	double last = 0;
 
-	cycle_kind(cases, idx, kind, sizeof(kind));
+	cycle_kind(cases, m, idx, kind, sizeof(kind));
 	ci.step_kind = kind;
 	if (!(cyc = results_cycle_begin(run_id, &ci, err)))
 		return -1;
-	for (size_t i = 0; i < cases->n && !rc; i++) {
+	for (int i = m->head[idx]; i >= 0 && !rc; i = m->next[i]) {
 		const struct lava_case *c = &cases->v[i];
 
-		if (lava_stopped(c, idx)) {
-			stopped = 1;
-			continue;
-		}
-		if (lava_cycle_of_suite(c->suite, k, sizeof(k)) != idx)
-			continue;
 		if (c->logged > last)
 			last = c->logged;
 		rc = add_case(cyc, c, err);
@@ -190,20 +258,6 @@ static int import_cycle(struct results_db *db, int64_t run_id, const struct lava
 	return rc;
 }
 
-static int seen_before(const struct lava_cases *cases, size_t upto, int idx)
-{
-	char k[64];
-
-	for (size_t i = 0; i < upto; i++) {
-		const struct lava_case *c = &cases->v[i];
-
-		if (lava_cycle_of_suite(c->suite, k, sizeof(k)) == idx ||
-		    (!strcmp(c->suite, "lava") && lava_cycle_of_suite(c->name, k, sizeof(k)) == idx))
-			return 1;
-	}
-	return 0;
-}
-
 static int cycle_index_of_case(const struct lava_case *c)
 {
 	char k[64];
@@ -214,21 +268,36 @@ static int cycle_index_of_case(const struct lava_case *c)
 	return idx;
 }
 
+/* Each cycle once, in the order the job first names it. */
 static int import_cycles(struct results_db *db, int64_t run_id, const struct lava_cases *cases,
 			 const struct run_facts *f, int *n_cycles, int *failed, struct rig_err *err)
 {
-	for (size_t i = 0; i < cases->n; i++) {
+	struct cycle_map m;
+	char kind[64];
+	int rc = 0, own, named;
+
+	if (cycle_map_build(cases, &m, err))
+		return -1;
+	for (size_t i = 0; i < cases->n && !rc; i++) {
 		int idx = cycle_index_of_case(&cases->v[i]);
 		enum results_cycle_status st;
+		int new_cycle = idx >= 0 && !m.seen[idx];
 
-		if (idx < 0 || seen_before(cases, i, idx))
+		case_cycles(&cases->v[i], &own, &named, kind, sizeof(kind));
+		if (own >= 0)
+			m.seen[own] = 1;
+		if (named >= 0)
+			m.seen[named] = 1;
+		if (!new_cycle)
 			continue;
-		if (import_cycle(db, run_id, cases, f, idx, &st, err))
-			return -1;
-		(*n_cycles)++;
-		*failed |= st != RESULTS_CYCLE_PASS;
+		rc = import_cycle(db, run_id, cases, &m, f, idx, &st, err);
+		if (!rc) {
+			(*n_cycles)++;
+			*failed |= st != RESULTS_CYCLE_PASS;
+		}
 	}
-	return 0;
+	cycle_map_free(&m);
+	return rc;
 }
 
 /* LAVA's failed `job` case when the failure is the kernel's or the test's (a kernel that panics
