@@ -114,16 +114,18 @@ check "no-loss by the freeze alone: every journal and fio writer verified" \
       "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='pass' AND v.detail LIKE 'fio: every acknowledged block intact%'")" -ge 4 ]
 # fio's power cut happens only if the suspend gets that far: with knob 0 and no sync, freezing the
 # kernel threads sometimes fails (jbd2 of the loop ext4 waits on the xfs below it: known issue
-# jbd2-loop-freeze-timeout, 2 of 11 runs in known-issues.yaml). Such a run holds no fio evidence
-# either way. It is run again only for that documented cause (the run's suspend aborted with that
-# known issue matched), at most twice, each retry counted and listed in the summary; a run
+# jbd2-loop-freeze-timeout, 2 of 11 runs in known-issues.yaml; or ext4lazyinit, busy after the boot,
+# refuses to: ext4lazyinit-freeze-timeout, 2 of 5 boots, seen here in CI 2026-12-05). Such a run holds no fio evidence
+# either way. It is run again only for those documented causes (the run's suspend aborted with one
+# of those known issues matched), at most twice, each retry counted and listed in the summary; a run
 # without fio evidence for any other cause is not retried, and the check below fails.
 for attempt in 1 2 3; do
     run fio-loss-knob0 tests/e2e/plans/fio-power-cut-knob0.yaml
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.detail LIKE 'fio:%'")" -gt 0 ] && break
     [ "$attempt" -lt 3 ] || break
-    [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.known_issue='jbd2-loop-freeze-timeout'")" -gt 0 ] || break
-    retried "fio-loss-knob0: run $RUN_ID's suspend aborted by known issue jbd2-loop-freeze-timeout (documented, 2 of 11 runs): no power cut, no fio evidence"
+    why=$(sql "$db" "SELECT v.known_issue FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.known_issue IN ('jbd2-loop-freeze-timeout','ext4lazyinit-freeze-timeout') LIMIT 1")
+    [ -n "$why" ] || break
+    retried "fio-loss-knob0: run $RUN_ID's suspend aborted by known issue $why (documented: jbd2 2 of 11 runs, ext4lazyinit 2 of 5 boots): no power cut, no fio evidence"
 done
 check "fio no-loss negative control (knob 0, no sync): lost fio-acknowledged blocks reported" \
     [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='no-loss' AND v.result='fail' AND v.detail LIKE 'fio: acknowledged blocks lost or damaged%'")" -ge 1 ]
