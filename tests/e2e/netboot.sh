@@ -28,7 +28,10 @@ if want stale || want candidates; then
     b_version=$(jq -r .version "$b/meta.json") b_id=$(jq -r .build_id "$b/meta.json")
     check "two different kernels ($a_version, $b_version)" [ "$a_id" != "$b_id" ]
 fi
-printf 'name: one-suspend\nsteps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3}\n' >"$work/one-suspend.yaml"
+# Knob 1, as the smoke plan: at the kernel's default 0 a suspend right after a boot sometimes
+# aborts in the task freezer (ext4lazyinit, known issue ext4lazyinit-freeze-timeout, 2 of 5
+# boots; it failed the candidates part in CI 2026-12-05), which says nothing about deployment.
+printf 'name: one-suspend\nknob: {freeze_filesystems: 1}\nsteps:\n  - suspend: {mode: deep, wake: rtc, seconds: 3}\n' >"$work/one-suspend.yaml"
 last_run() { sql "$db" "SELECT max(id) FROM runs"; }
 # verified LOG VERSION BUILD_ID: the log shows a boot verified as that kernel
 verified() { grep -c "board: kernel $2 build-id $3 (the deployed one)" "$1"; }
