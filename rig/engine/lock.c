@@ -1,12 +1,12 @@
 #include "engine/lock.h"
 
 #include "engine/lock_holder.h"
+#include "util/account.h"
 #include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,14 +105,9 @@ static int open_error(const char *path, int errnum, struct rig_err *err)
 {
 	struct stat st;
 	char owner[64] = "?";
-	struct passwd pw, *found = NULL;
-	char tmp[1024];
 
 	if (errnum == EACCES && lstat(path, &st) == 0) {
-		if (getpwuid_r(st.st_uid, &pw, tmp, sizeof(tmp), &found) == 0 && found)
-			snprintf(owner, sizeof(owner), "%s", found->pw_name);
-		else
-			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		account_user_name(st.st_uid, owner, sizeof(owner));
 		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s (owner %s, mode %04o) cannot be "
 				   "opened by uid %u: every lab user must be able to read it; ask its "
 				   "owner or root to remove it (it holds nothing once its holder is gone)", path,

@@ -1,9 +1,9 @@
 /* Lock holder records and the kernel's view of who holds a lock file (lock_holder.h). */
 #include "engine/lock_holder.h"
+#include "util/account.h"
 
 #include <errno.h>
 #include <jansson.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +35,6 @@ static void read_cmdline(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-static void user_name(uid_t uid, char *buf, size_t size)
-{
-	struct passwd pw, *found = NULL;
-	char tmp[1024];
-
-	if (getpwuid_r(uid, &pw, tmp, sizeof(tmp), &found) == 0 && found)
-		snprintf(buf, size, "%s", found->pw_name);
-	else
-		snprintf(buf, size, "uid %u", (unsigned)uid);
-}
-
 static void host_name(char *buf, size_t size)
 {
 	if (gethostname(buf, size) != 0)
@@ -72,7 +61,7 @@ int lock_holder_write(int fd, const char *board)
 
 	read_cmdline("/proc/self/cmdline", cmdline, sizeof(cmdline));
 	format_time(now, since, sizeof(since));
-	user_name(getuid(), user, sizeof(user));
+	account_user_name(getuid(), user, sizeof(user));
 	host_name(host, sizeof(host));
 	/* pid first: scripts wait for "\"pid\":N," to know a holder is in place */
 	info = json_pack("{sisssssisssssssI}", "pid", (int)getpid(), "board", board, "user", user,
@@ -181,7 +170,7 @@ static void from_proc(long pid, struct lock_holder *h)
 	h->pid = pid;
 	snprintf(path, sizeof(path), "/proc/%ld", pid);
 	if (stat(path, &st) == 0)
-		user_name(st.st_uid, h->user, sizeof(h->user));
+		account_user_name(st.st_uid, h->user, sizeof(h->user));
 	else
 		snprintf(h->user, sizeof(h->user), "?");
 	host_name(h->host, sizeof(h->host));

@@ -1,35 +1,12 @@
 #include "power/peer_cred.h"
+#include "util/account.h"
 
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #define PEER_GROUPS_MAX 256
-
-static void user_of(uid_t uid, char *buf, size_t size)
-{
-	struct passwd pw, *found = NULL;
-	char tmp[1024];
-
-	if (getpwuid_r(uid, &pw, tmp, sizeof(tmp), &found) == 0 && found)
-		snprintf(buf, size, "%s", found->pw_name);
-	else
-		snprintf(buf, size, "uid %u", (unsigned)uid);
-}
-
-static void group_of(gid_t gid, char *buf, size_t size)
-{
-	struct group gr, *found = NULL;
-	char tmp[4096];
-
-	if (getgrgid_r(gid, &gr, tmp, sizeof(tmp), &found) == 0 && found)
-		snprintf(buf, size, "%s", found->gr_name);
-	else
-		snprintf(buf, size, "gid %u", (unsigned)gid);
-}
 
 /* The peer's supplementary groups hold gid (SO_PEERGROUPS, Linux 4.13): what it had at connect. */
 static bool in_groups(int fd, gid_t gid)
@@ -58,10 +35,10 @@ int peer_allowed(int fd, const struct peer_policy *policy, char *why, size_t siz
 	if (cred.uid == 0 || cred.uid == policy->owner ||
 	    (policy->has_group && (cred.gid == policy->group || in_groups(fd, policy->group))))
 		return 1;
-	user_of(cred.uid, peer, sizeof(peer));
-	user_of(policy->owner, owner, sizeof(owner));
+	account_user_name(cred.uid, peer, sizeof(peer));
+	account_user_name(policy->owner, owner, sizeof(owner));
 	if (policy->has_group) {
-		group_of(policy->group, group, sizeof(group));
+		account_group_name(policy->group, group, sizeof(group));
 		snprintf(why, size, "refused: %s (uid %u, pid %d) may not drive this board; rig powerd "
 			 "serves %s and group %s", peer, (unsigned)cred.uid, (int)cred.pid, owner,
 			 group);
