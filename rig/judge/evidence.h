@@ -118,8 +118,8 @@ struct ev_journals {
 
 void ev_parse_verify(const char *const *lines, size_t n, struct ev_journals *out);
 
-/* rig-dut journald-check (systemd boards): "journald verify=pass|fail verify_rc=N files=N
- * bad_files=N renamed=N complaints=N corrupt_complaints=N", then "journald verify_output: ..."
+/* rig-dut journald-check (systemd boards): "journald verify=pass|fail files=N bad_files=N
+ * bad_earlier=N renamed=N complaints=N corrupt_complaints=N", then "journald verify_output: ..."
  * and "journald said: ..." lines (what journalctl --verify and journald itself said). */
 #define EV_JOURNALD_SAID_MAX 7
 struct ev_journald {

@@ -472,10 +472,38 @@ journald_scan() {
     done
 }
 
+# journal_verify DIR BOOT_S — journalctl --verify over each journal file in DIR, one by one. A
+# file journald set aside (*.journal~) before BOOT_S was damaged by an earlier power-off (a
+# previous run's, or `rig boot`'s power-off of the board), not by the cycle being judged: it is
+# counted apart (earlier), never as this cycle's damage. journald renames the file a power cut
+# left open at the first boot after the cut, so the cut being judged shows as a file renamed
+# (ctime) since BOOT_S. Prints "files=N bad_files=N bad_earlier=N renamed=N", then one
+# "FAIL: FILE (reason)" line per file bad this boot.
+journal_verify() {
+    files=0 bad=0 earlier=0 renamed=0 fails=""
+    for f in $(find "$1" \( -name '*.journal' -o -name '*.journal~' \) | sort); do
+        files=$((files + 1))
+        set_aside_before=0
+        case $f in *'~')
+            if [ "$(stat -c %Z "$f")" -ge "$2" ]; then renamed=$((renamed + 1)); else set_aside_before=1; fi ;;
+        esac
+        journalctl --verify --file="$f" >/dev/null 2>&1 && continue
+        if [ $set_aside_before = 1 ]; then
+            earlier=$((earlier + 1))
+        else
+            bad=$((bad + 1))
+            fails="$fails$(journalctl --verify --file="$f" 2>&1 | grep -m1 '^FAIL' || echo "FAIL: $f")
+"
+        fi
+    done
+    echo "files=$files bad_files=$bad bad_earlier=$earlier renamed=$renamed"
+    printf '%s' "$fails"
+}
+
 # journald-check — journald's own view of its journal after a boot: its complaints this boot
 # (corrupted, truncated or uncleanly closed files) with what it said, then, with journald sent
-# back to /run for a moment so that no file is being written, journalctl --verify over every
-# file on the journal's filesystem and the files it renamed to *.journal~ since this boot.
+# back to /run for a moment so that no file is being written, journal_verify over every file on
+# the journal's filesystem.
 cmd_journald_check() {
     command -v journalctl >/dev/null || { echo "error=no-journald"; return 1; }
     mnt=$(fs_lines | awk -v n="${RIG_JOURNAL_FS:-}" '$1 == n {print $4}')
@@ -483,16 +511,15 @@ cmd_journald_check() {
     said=$( { journalctl -b --no-pager --output=cat -t systemd-journald 2>/dev/null; dmesg 2>/dev/null; } |
         grep -iE 'corrupt|truncat|uncleanly|renaming and replacing|Failed to (open|write)' | sort -u)
     journal_release
-    out=$(journalctl --verify --directory="$mnt/journal" 2>&1); rc=$?
-    files=$(find "$mnt/journal" -name '*.journal' -o -name '*.journal~' | wc -l)
-    bad=$(echo "$out" | grep -c '^FAIL')
     boot_s=$(( $(date +%s) - $(cut -d. -f1 /proc/uptime) - 1 ))
-    renamed=$(find "$mnt/journal" -name '*.journal~' -newermt "@$boot_s" | wc -l)
+    out=$(journal_verify "$mnt/journal" "$boot_s")
     journal_hold
+    counts=$(echo "$out" | sed -n 1p)
+    bad=$(echo "$counts" | sed 's/.*bad_files=\([0-9]*\).*/\1/')
     complaints=$(echo "$said" | grep -c .)
     corrupt=$(echo "$said" | grep -ciE 'corrupt(ed)? (journal|file)|truncat|bad message')
-    echo "journald verify=$([ $rc -eq 0 ] && [ "$bad" -eq 0 ] && echo pass || echo fail) verify_rc=$rc" \
-         "files=$files bad_files=$bad renamed=$renamed complaints=$complaints corrupt_complaints=$corrupt"
+    echo "journald verify=$([ "$bad" -eq 0 ] && echo pass || echo fail) $counts" \
+         "complaints=$complaints corrupt_complaints=$corrupt"
     echo "$out" | grep '^FAIL' | head -n 5 | sed 's/^/journald verify_output: /'
     echo "$said" | grep . | head -n 5 | cut -c1-200 | sed 's/^/journald said: /'
 }

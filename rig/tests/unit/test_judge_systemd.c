@@ -90,6 +90,22 @@ static void test_journald_verify_fails(void **state)
 	assert_non_null(strstr(detail, "1 of 3 files bad"));
 }
 
+static void test_journald_damage_from_before_this_boot_is_not_judged(void **state)
+{
+	(void)state;
+	/* rig boot's power-off left a damaged *.journal~ behind before the cycle: reported only */
+	assert_int_equal(journald_judge("journald verify=pass files=3 bad_files=0 bad_earlier=1 "
+					"renamed=1 complaints=1 corrupt_complaints=0",
+					detail, sizeof(detail)),
+			 RESULTS_VERDICT_PASS);
+	assert_non_null(strstr(detail, "1 set aside before this boot fail --verify"));
+	/* the same files with the damaged one set aside this boot: this cycle's damage */
+	assert_int_equal(journald_judge("journald verify=fail files=3 bad_files=1 bad_earlier=0 "
+					"renamed=2 complaints=1 corrupt_complaints=0",
+					detail, sizeof(detail)),
+			 RESULTS_VERDICT_FAIL);
+}
+
 static void test_journald_corruption_complaint_fails(void **state)
 {
 	(void)state;
@@ -120,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_systemd_sleep_no_report),
 		cmocka_unit_test(test_journald_clean),
 		cmocka_unit_test(test_journald_verify_fails),
+		cmocka_unit_test(test_journald_damage_from_before_this_boot_is_not_judged),
 		cmocka_unit_test(test_journald_corruption_complaint_fails),
 		cmocka_unit_test(test_journald_not_a_report),
 	};
