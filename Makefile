@@ -211,6 +211,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh
 	RIG=out/bin/rig bash rig/tests/cli/git-bisect-run.sh
+	RIG=out/bin/rig bash rig/tests/cli/bisect-history.sh
 	bash rig/tests/cli/readers.sh
 	bash rig/tests/cli/stale.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh

@@ -63,7 +63,8 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err);
 /* fio again after a checkpoint stopped it and the failure it was taken for did not happen (the
  * board came back by itself). */
 int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err);
-/* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1). */
+/* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1; stopped by a
+ * signal: 2). */
 int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
 		    struct rig_err *err);
 /* Boot, treating a boot timeout as a hang of phase "boot" recorded in cyc (may be NULL). */

@@ -294,11 +294,12 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 		ctx.s = NULL;
 		return end_early(&ctx, meta_text);
 	}
+	ctx.s->stop = opts->stop;
 	if (describe_run(&ctx, err) < 0)
 		return end_early(&ctx, meta_text);
 	rc = board_boot(&ctx, NULL, NULL, err);
 	if (rc != 0) {
-		if (rc == 1 && opts->stop && *opts->stop)
+		if (rc == 2 || (rc == 1 && opts->stop && *opts->stop))
 			rig_err_set(err, RIG_EXIT_INFRA, "board %s: stopped during its first boot",
 				    board->name);
 		else if (rc == 1)

@@ -72,6 +72,17 @@ expect 2 "rig bisect --bad-history 5/3" "$RIG" bisect --board qemu --plan smoke 
     --good HEAD~1 --bad HEAD --bad-history 5/3
 expect 2 "rig bisect --bad-history 3" "$RIG" bisect --board qemu --plan smoke --kernel-src . \
     --good HEAD~1 --bad HEAD --bad-history 3
+# a "billion laughs" board (10^9 nodes once its aliases are expanded) is refused at its first
+# alias, by file and line, before anything is parsed further: exit 2 within a second
+laughs=rig/tests/data/boards/billion-laughs.yaml
+start=$(date +%s%N)
+"$RIG" run --board "$laughs" --plan smoke >"$work/out" 2>"$work/err"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$rc" = 2 ] && [ "$ms" -lt 1000 ] && grep -q "^rig: $laughs:16: YAML alias \*l0: aliases are refused" "$work/err"; then
+    ok "rig run on a billion-laughs board: exit 2 in $ms ms"
+else
+    not_ok "rig run on a billion-laughs board: exit $rc in $ms ms, stderr '$(head -c 300 "$work/err")'"
+fi
 
 echo "cli commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
