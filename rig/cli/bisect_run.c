@@ -147,6 +147,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_driver_result res;
 	struct rig_err err = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
+	char name[128];
 	int rc;
 
 	if (bisect_parse_args(argc, argv, &a, &err) < 0)
@@ -168,6 +169,12 @@ int cmd_bisect(int argc, char **argv)
 		   "confidence %.2f; directory %s", r.history.n - 1, r.history.commits[0].sha,
 		   r.history.commits[r.history.n - 1].sha, a.board, r.plan->name,
 		   a.params.confidence, s.dir);
+	cli_board_name(a.board, name, sizeof(name));
+	if (bisect_load_prior(&s, &a, name, &err) < 0) {
+		rc = finish(&s, -1, &res, &err);
+		release(&r);
+		return rc;
+	}
 	rc = bisect_drive(&r.history, &a.params, &bisect_rig_ops, &s, &res, &err);
 	rc = finish(&s, rc, &res, &err);
 	release(&r);
