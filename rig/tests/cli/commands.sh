@@ -64,6 +64,7 @@ expect 2 "rig known --nights 0" "$RIG" known --nights 0
 expect 2 "rig run --cycles 4294967297" "$RIG" run --board qemu --plan smoke --cycles 4294967297
 expect 2 "rig run --cycles ' 5'" "$RIG" run --board qemu --plan smoke --cycles ' 5'
 expect 2 "rig boot --timeout abc" "$RIG" boot --board qemu --timeout abc
+expect 2 "rig boot --kernel with no bzImage" "$RIG" boot --board qemu --kernel /nonexistent
 expect 2 "rig power --ms 1e3" "$RIG" power --board qemu --ms 1e3 press
 expect 2 "rig results --last -1" "$RIG" results --last -1
 expect 2 "rig bisect-sim --seed -1" "$RIG" bisect-sim --seed -1
