@@ -217,6 +217,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
 	RIG=out/bin/rig bash tests/lock/users.sh
+	RIG=out/bin/rig bash tests/lock/resources.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image

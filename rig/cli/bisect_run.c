@@ -8,7 +8,7 @@
 #include "bisect/history.h"
 #include "cli/bisect.h"
 #include "config/board.h"
-#include "engine/lock.h"
+#include "engine/resource_lock.h"
 #include "results/bisects.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -52,7 +52,7 @@ static int check_board(struct bisect_session *s, struct bisect_resources *r, str
 	if (rc == 0)
 		rc = cli_check_deploy(board, "rig bisect", true, s->args->append != NULL, err);
 	if (rc == 0)
-		rc = board_lock_acquire(board->name, NULL, &r->lock, err);
+		rc = board_lock_acquire_board(board, NULL, &r->lock, err);
 	board_free(board);
 	return rc;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/context.h"
-#include "engine/lock.h"
+#include "engine/resource_lock.h"
 #include "engine/session.h"
 #include "util/number.h"
 
@@ -154,7 +154,7 @@ int cmd_boot(int argc, char **argv)
 	if (cli_make_run_dir(&paths, name, &err) < 0 ||
 	    cli_load_board(&paths, a.board, &board, &err) < 0 ||
 	    (a.kernel_dir && cli_override_boot(board, a.kernel_dir, NULL, &err) < 0) ||
-	    board_lock_acquire(board->name, NULL, &lock, &err) < 0) {
+	    board_lock_acquire_board(board, NULL, &lock, &err) < 0) {
 		board_free(board);
 		return cli_fail(&err);
 	}
