@@ -2,6 +2,7 @@
 #
 #   make deps     install the Debian packages the project needs (root; idempotent)
 #   make kernel   build the kernel under test            (kernel/README.md)
+#   make kernel KERNEL=NAME  the same kernel plus the series kernel/series/NAME/ (out/kernel-NAME)
 #   make kernel-faults  the same kernel with the fault-injection series (negative controls)
 #   make kernel-debian  the same kernel plus what systemd needs (kernel/configs/debian/; Debian board)
 #   make image    build the QEMU board's initramfs        (image/README.md)
@@ -73,13 +74,21 @@ WL_PROGS := $(patsubst workloads/main-%.c,$(OUT)/bin/%,$(wildcard workloads/main
 
 .PHONY: help deps kernel kernel-faults kernel-debian image image-debian rig run dashboard check check-netboot check-lava check-units check-gpiod2 gpiod2 vbench check-vbench bench-lab check-kernel check-e2e check-debian check-volatile check-meta check-bisect bench clean lava-lab lava-lab-down check-lava-lab
 help:
-	@sed -n '3,29p' Makefile | sed 's/^# //'
+	@sed -n '3,30p' Makefile | sed 's/^# //'
 
 deps:
 	bash scripts/deps.sh
 
+# make kernel KERNEL=<name>: the same kernel with the series kernel/series/<name>/ (its README says
+# what it is), linked as out/kernel-<name> (boot it with rig run --kernel out/kernel-<name>).
+# KERNEL and MAKEFLAGS (which carries KERNEL=<name>) are kept from the kernel's own make.
 kernel:
+ifeq ($(KERNEL),)
 	kernel/build.sh
+else
+	@[ -f kernel/series/$(KERNEL)/series ] || { echo "make kernel: no series kernel/series/$(KERNEL)/ (have: $$(ls kernel/series | tr '\n' ' '))" >&2; exit 2; }
+	env -u KERNEL MAKEFLAGS= SERIES=kernel/series/$(KERNEL) KERNEL_LINK=kernel-$(KERNEL) kernel/build.sh
+endif
 
 kernel-faults:
 	SERIES=kernel/patches/faults KERNEL_LINK=kernel-faults kernel/build.sh
@@ -202,15 +211,19 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh
 	RIG=out/bin/rig bash rig/tests/cli/git-bisect-run.sh
+	RIG=out/bin/rig bash rig/tests/cli/bisect-history.sh
 	bash rig/tests/cli/readers.sh
 	bash rig/tests/cli/stale.sh
 	RIG=out/bin/rig bash tests/lava/rest.sh
 	RIG=out/bin/rig bash tests/lock/run.sh
 	RIG=out/bin/rig bash tests/lock/users.sh
+	RIG=out/bin/rig bash tests/lock/resources.sh
 	bash dashboards/tests/browser.sh
 
 check-kernel: kernel image
 	bash tests/kernel/boot.sh
+	$(MAKE) kernel KERNEL=kthread-freezer-removal   # through ccache: the patched files and their dependents
+	bash tests/kernel/series.sh kthread-freezer-removal
 	RIG=out/bin/rig bash tests/lava/run.sh   # lava-run --validate needs the kernel and image
 
 check-e2e: rig kernel image kernel-faults

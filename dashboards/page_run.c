@@ -2,6 +2,7 @@
  * runs/<id>.html: the run's summary and artefacts, trend charts across its cycles, then every
  * cycle with its verdicts, hang details (console tail) and a chart of its phase timings.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,30 @@ static void write_phases(FILE *f, const struct run_stream *rs, const struct rs_c
 		svg_phases(f, bars, n, "ms");
 }
 
+/* The cycle's time budget (rig/README.md): one column per phase, "unknown" where the evidence
+ * did not show it (never 0). */
+static void write_budget(FILE *f, const struct run_stream *rs, const struct rs_cycle *c)
+{
+	if (!c->n_phases)
+		return;
+	html_raw(f, "<table class=\"budget\"><tr><th>time budget</th>");
+	for (size_t i = c->first_phase; i < c->first_phase + c->n_phases; i++) {
+		html_raw(f, "<th>");
+		html_text(f, rs->measurement[i].name);
+		html_raw(f, "</th>");
+	}
+	html_raw(f, "</tr><tr><td>seconds</td>");
+	for (size_t i = c->first_phase; i < c->first_phase + c->n_phases; i++) {
+		double s = rs->measurement[i].value;
+
+		if (isnan(s))
+			html_raw(f, "<td class=\"none\">unknown</td>");
+		else
+			html_rawf(f, "<td>%.3f</td>", s);
+	}
+	html_raw(f, "</tr></table>\n");
+}
+
 static void write_cycle(FILE *f, const struct run_stream *rs, const struct rs_cycle *c)
 {
 	html_rawf(f, "<section class=\"cycle\" id=\"cycle-%d\"><h3>cycle %d: ", c->idx, c->idx);
@@ -254,6 +279,7 @@ static void write_cycle(FILE *f, const struct run_stream *rs, const struct rs_cy
 	html_text(f, c->status);
 	html_raw(f, "</span></h3>\n");
 	write_verdicts(f, rs, c);
+	write_budget(f, rs, c);
 	write_phases(f, rs, c);
 	if (c->hang_phase) {
 		html_raw(f, "<p class=\"hang\">hang in phase <b>");

@@ -1,6 +1,7 @@
 #include "dashboards/runstream.h"
 #include "util/array.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,11 +59,13 @@ static int read_verdict(struct run_stream *rs, const struct results_cursor *cur,
 	return 0;
 }
 
+/* A measurement, or a time-budget phase (phase: the cycle's phase slice of the same array). */
 static int read_measurement(struct run_stream *rs, const struct results_cursor *cur, size_t *k,
-			    int *oom)
+			    bool phase, int *oom)
 {
 	struct results_measurement_row row;
 	struct rs_cycle *c;
+	size_t *first, *n;
 
 	results_cursor_measurement(cur, &row);
 	if (!(c = cycle_at(rs, row.cycle_idx, k)))
@@ -70,8 +73,10 @@ static int read_measurement(struct run_stream *rs, const struct results_cursor *
 	if (array_grow((void **)&rs->measurement, &rs->cap_measurements, rs->n_measurements,
 		      sizeof(*rs->measurement)))
 		return -1;
-	if (c->n_measurements++ == 0)
-		c->first_measurement = rs->n_measurements;
+	first = phase ? &c->first_phase : &c->first_measurement;
+	n = phase ? &c->n_phases : &c->n_measurements;
+	if ((*n)++ == 0)
+		*first = rs->n_measurements;
 	rs->measurement[rs->n_measurements++] = (struct rs_measurement){
 		.name = kept(rs, row.name, oom), .filesystem = kept(rs, row.filesystem, oom),
 		.unit = kept(rs, row.unit, oom), .value = row.value,
@@ -100,8 +105,9 @@ static int read_row(struct run_stream *rs, enum results_detail t, const struct r
 	switch (t) {
 	case RESULTS_DETAIL_CYCLES: return read_cycle(rs, c, oom);
 	case RESULTS_DETAIL_VERDICTS: return read_verdict(rs, c, k, oom);
-	case RESULTS_DETAIL_MEASUREMENTS: return read_measurement(rs, c, k, oom);
+	case RESULTS_DETAIL_MEASUREMENTS: return read_measurement(rs, c, k, false, oom);
 	case RESULTS_DETAIL_ARTEFACTS: return read_artefact(rs, c, oom);
+	case RESULTS_DETAIL_PHASES: return read_measurement(rs, c, k, true, oom);
 	}
 	return -1;
 }
@@ -133,7 +139,8 @@ int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err)
 	if (load_table(rs, RESULTS_DETAIL_CYCLES, rs->cycles, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_VERDICTS, rs->verdicts, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_MEASUREMENTS, rs->measurements, run_id, err) ||
-	    load_table(rs, RESULTS_DETAIL_ARTEFACTS, rs->artefacts, run_id, err))
+	    load_table(rs, RESULTS_DETAIL_ARTEFACTS, rs->artefacts, run_id, err) ||
+	    load_table(rs, RESULTS_DETAIL_PHASES, rs->phases, run_id, err))
 		return -1;
 	return 0;
 }
@@ -144,7 +151,8 @@ int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err
 	if (results_cursor_open(db, RESULTS_DETAIL_CYCLES, &rs->cycles, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_VERDICTS, &rs->verdicts, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_MEASUREMENTS, &rs->measurements, err) ||
-	    results_cursor_open(db, RESULTS_DETAIL_ARTEFACTS, &rs->artefacts, err)) {
+	    results_cursor_open(db, RESULTS_DETAIL_ARTEFACTS, &rs->artefacts, err) ||
+	    results_cursor_open(db, RESULTS_DETAIL_PHASES, &rs->phases, err)) {
 		run_stream_close(rs);
 		return -1;
 	}
@@ -157,6 +165,7 @@ void run_stream_close(struct run_stream *rs)
 	results_cursor_close(rs->verdicts);
 	results_cursor_close(rs->measurements);
 	results_cursor_close(rs->artefacts);
+	results_cursor_close(rs->phases);
 	arena_free(&rs->strings);
 	free(rs->cycle), free(rs->verdict), free(rs->measurement), free(rs->artefact);
 	*rs = (struct run_stream){ 0 };

@@ -29,6 +29,7 @@ struct rs_cycle {
 	double started_at, ended_at;
 	size_t first_verdict, n_verdicts;          /* slices of the run's arrays */
 	size_t first_measurement, n_measurements;
+	size_t first_phase, n_phases;              /* time budget, in the measurement array */
 };
 
 struct rs_artefact {
@@ -37,7 +38,7 @@ struct rs_artefact {
 };
 
 struct run_stream {
-	struct results_cursor *cycles, *verdicts, *measurements, *artefacts;
+	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases;
 	struct arena strings;
 	/* The loaded run; arrays keep their capacity from run to run. */
 	struct rs_cycle *cycle;

@@ -189,12 +189,13 @@ mkdir -p "$art"
 cp "$obj/vmlinux" "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$art/"
 cp "$obj/.config" "$art/config"
 jq -n --arg id "$id" --arg version "$version" --arg build_id "$build_id" --arg base "$base_desc" --arg git_sha "$git_sha" \
-      --arg series "${SERIES:-}" --arg series_hash "$series_hash" --arg freeze_series "$freeze_series" \
+      --arg series "${SERIES:-}" --arg series_name "${SERIES:+$(basename "$SERIES")}" --arg series_hash "$series_hash" --arg freeze_series "$freeze_series" \
       --arg config_base "$config_base" --arg config_hash "$config_hash" --arg compiler "$cc_version" \
       --argjson build_seconds "$elapsed" --argjson offsets "$offsets" \
       --argjson fragments "$(printf '%s\n' "${fragments[@]##*/}" | jq -R . | jq -s .)" \
       '{id:$id, version:$version, build_id:$build_id, base:$base, git_sha:(if $git_sha=="" then null else $git_sha end),
-        series:(if $series=="" then null else $series end), series_hash:$series_hash,
+        series:(if $series=="" then null else $series end),
+        series_name:(if $series_name=="" then null else $series_name end), series_hash:$series_hash,
         freeze_series:$freeze_series, config_base:$config_base, config_fragments:$fragments,
         config_hash:$config_hash, compiler:$compiler, build_seconds:$build_seconds,
         offsets:$offsets}' >"$art/meta.json"

@@ -15,6 +15,7 @@
 #include <ftw.h>
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,9 @@ static void add_cycle_items(struct results_cycle *c, const struct night_plan *p,
 	assert_int_equal(results_cycle_add_measurement(c, "stall_ms", "sata-xfs", fail ? 900 : 40,
 						       "ms", &err), 0);
 	assert_int_equal(results_cycle_add_measurement(c, "stall_ms", "nvme-ext4", 30, "ms", &err), 0);
+	/* the time budget: asleep known, resume unknown */
+	assert_int_equal(results_cycle_add_phase(c, "asleep", 5.25 + idx, &err), 0);
+	assert_int_equal(results_cycle_add_phase(c, "resume", NAN, &err), 0);
 }
 
 static void add_cycle(struct results_db *db, int64_t run, const struct night_plan *p, int idx,
@@ -533,6 +537,10 @@ static void test_run_page(void **state)
 	assert_int_equal(count(html, "<svg class=\"trend\""), 2);
 	assert_non_null(strstr(html, "sata-xfs"));
 	assert_non_null(strstr(html, "console-log"));
+	/* each cycle's time budget, an unknown phase shown as unknown, never as 0 */
+	assert_int_equal(count(html, "<table class=\"budget\">"), 2);
+	assert_non_null(strstr(html, "<th>asleep</th><th>resume</th></tr><tr><td>seconds</td>"
+				     "<td>5.250</td><td class=\"none\">unknown</td>"));
 	free(html);
 }
 

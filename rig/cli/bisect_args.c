@@ -29,7 +29,10 @@ const char bisect_usage[] =
 	"  --endpoint-fails N     failures of the bad commit to see before searching (default 1)\n"
 	"  --bad-history F/C      the bad commit already failed F of C cycles (the runs that found\n"
 	"                         the regression): fed to the estimate of p first, not counted in\n"
-	"                         --max-cycles; 30 such cycles save ~20 % of the search\n"
+	"                         --max-cycles; 30 such cycles save ~20 % of the search. Default:\n"
+	"                         the bad commit's cycles in --db on this board at the plan's steps\n"
+	"                         and knobs (kernels built from the same commit, no series)\n"
+	"  --no-history           do not read that history from the database\n"
 	"  --count-known          failures matching a known issue count as failures (to bisect one)\n"
 	"  --append ARGS          extra kernel command line for every boot\n"
 	"  --build-cmd PROGRAM    builder run with KERNEL_SRC, KERNEL_REF, KERNEL_LINK, KERNEL_PRUNE in\n"
@@ -97,6 +100,7 @@ static const struct option options[] = {
 	{ "fail-rate", required_argument, NULL, 'P' },
 	{ "endpoint-fails", required_argument, NULL, 'e' },
 	{ "bad-history", required_argument, NULL, 'H' },
+	{ "no-history", no_argument, NULL, 'N' },
 	{ "count-known", no_argument, NULL, 'k' }, { "append", required_argument, NULL, 'A' },
 	{ "build-cmd", required_argument, NULL, 'C' }, { "keep-trees", no_argument, NULL, 'T' },
 	{ "db", required_argument, NULL, 'd' }, { "known", required_argument, NULL, 'K' },
@@ -115,7 +119,9 @@ static int numeric_option(struct bisect_args *a, int opt, const char *arg, struc
 	case 'Q': return parse_double("false-alarm-rate", arg, 0.0, 0.49, &p->q, err);
 	case 'P': return parse_double("fail-rate", arg, 0.001, 1.0, &p->fail_rate, err);
 	case 'e': return parse_count("endpoint-fails", arg, 1, 1000, &p->endpoint_fails, err);
-	case 'H': return parse_history(arg, p, err);
+	case 'H':
+		a->history_given = true;
+		return parse_history(arg, p, err);
 	case 'n':
 		if (parse_count("cycles-per-step", arg, 1, DRIVER_MAX_OUTCOMES - 1, &cycles, err) < 0)
 			return -1;
@@ -138,6 +144,7 @@ static int apply_option(struct bisect_args *a, int opt, struct rig_err *err)
 	case 'd': a->db = optarg; return 0;
 	case 'K': a->known = optarg; return 0;
 	case 'k': a->count_known = true; return 0;
+	case 'N': a->no_history = true; return 0;
 	case 'T': a->keep_trees = true; return 0;
 	case 'q': a->quiet = true; return 0;
 	case 'h': a->help = true; return 0;
@@ -163,6 +170,9 @@ int bisect_parse_args(int argc, char **argv, struct bisect_args *a, struct rig_e
 	}
 	if (optind < argc)
 		return rig_err_set(err, RIG_EXIT_USAGE, "bisect: unexpected argument '%s'", argv[optind]);
+	if (a->history_given && a->no_history)
+		return rig_err_set(err, RIG_EXIT_USAGE, "bisect: --bad-history and --no-history "
+				   "contradict each other");
 	if (!a->help && (!a->board || !a->plan || !a->kernel_src || !a->good || !a->bad))
 		return rig_err_set(err, RIG_EXIT_USAGE, "bisect: --board, --plan, --kernel-src, --good "
 				   "and --bad are required (see rig bisect --help)");

@@ -8,7 +8,7 @@
 #include "bisect/history.h"
 #include "cli/bisect.h"
 #include "config/board.h"
-#include "engine/lock.h"
+#include "engine/resource_lock.h"
 #include "results/bisects.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -52,7 +52,7 @@ static int check_board(struct bisect_session *s, struct bisect_resources *r, str
 	if (rc == 0)
 		rc = cli_check_deploy(board, "rig bisect", true, s->args->append != NULL, err);
 	if (rc == 0)
-		rc = board_lock_acquire(board->name, NULL, &r->lock, err);
+		rc = board_lock_acquire_board(board, NULL, &r->lock, err);
 	board_free(board);
 	return rc;
 }
@@ -147,6 +147,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_driver_result res;
 	struct rig_err err = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
+	char name[128];
 	int rc;
 
 	if (bisect_parse_args(argc, argv, &a, &err) < 0)
@@ -168,6 +169,12 @@ int cmd_bisect(int argc, char **argv)
 		   "confidence %.2f; directory %s", r.history.n - 1, r.history.commits[0].sha,
 		   r.history.commits[r.history.n - 1].sha, a.board, r.plan->name,
 		   a.params.confidence, s.dir);
+	cli_board_name(a.board, name, sizeof(name));
+	if (bisect_load_prior(&s, &a, name, &err) < 0) {
+		rc = finish(&s, -1, &res, &err);
+		release(&r);
+		return rc;
+	}
 	rc = bisect_drive(&r.history, &a.params, &bisect_rig_ops, &s, &res, &err);
 	rc = finish(&s, rc, &res, &err);
 	release(&r);

@@ -20,6 +20,8 @@ struct bisect_args {
 	struct bisect_driver_params params;
 	unsigned cycles_per_step;     /* 0 = the plan's cycles */
 	bool count_known, keep_trees, quiet, help;
+	bool history_given;           /* --bad-history F/C */
+	bool no_history;              /* --no-history */
 };
 
 struct bisect_session {
@@ -39,6 +41,12 @@ struct bisect_session {
 extern const char bisect_usage[];
 
 int bisect_parse_args(int argc, char **argv, struct bisect_args *a, struct rig_err *err);
+
+/* Set a->params' history of the bad commit: --bad-history as given, none with --no-history,
+ * else the bad commit's earlier cycles on this board at the plan's steps, read from s->db
+ * (results_bad_history()). Says which on stdout and in the log. */
+int bisect_load_prior(struct bisect_session *s, struct bisect_args *a, const char *board,
+		      struct rig_err *err);
 
 /* The ops rig bisect drives with: kernel/build.sh (or --build-cmd) and the cycle engine. */
 extern const struct bisect_driver_ops bisect_rig_ops;

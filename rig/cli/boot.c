@@ -7,18 +7,19 @@
 #include <string.h>
 
 #include "cli/context.h"
-#include "engine/lock.h"
+#include "engine/resource_lock.h"
 #include "engine/session.h"
 #include "util/number.h"
 
 static const char boot_usage[] =
-	"usage: rig boot --board BOARD [--append ARGS] [--exec COMMAND]... [--timeout S]\n"
+	"usage: rig boot --board BOARD [--kernel DIR] [--append ARGS] [--exec COMMAND]... [--timeout S]\n"
 	"\n"
 	"Power the board on, wait for its agent, run each COMMAND on it through the agent\n"
 	"(printing its output), then power it off. A quick check that a kernel and image boot.\n"
 	"\n"
 	"options:\n"
 	"  --board BOARD    board name (boards/NAME.yaml) or board file\n"
+	"  --kernel DIR     boot DIR/bzImage (a kernel build's out/kernel-NAME), as rig run --kernel\n"
 	"  --append ARGS    extra kernel command line for this boot\n"
 	"  --exec COMMAND   shell command to run on the board (repeatable, in order)\n"
 	"  --timeout S      per-command timeout (default: the board's command timeout)\n"
@@ -30,7 +31,7 @@ static const char boot_usage[] =
 #define MAX_EXECS 64
 
 struct boot_args {
-	const char *board, *append;
+	const char *board, *append, *kernel_dir;
 	const char *execs[MAX_EXECS];
 	unsigned n_execs, timeout;
 	bool help;
@@ -40,6 +41,7 @@ static int parse_args(int argc, char **argv, struct boot_args *a, struct rig_err
 {
 	static const struct option options[] = {
 		{ "board", required_argument, NULL, 'b' }, { "append", required_argument, NULL, 'a' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "exec", required_argument, NULL, 'e' }, { "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -52,6 +54,7 @@ static int parse_args(int argc, char **argv, struct boot_args *a, struct rig_err
 		switch (opt) {
 		case 'b': a->board = optarg; break;
 		case 'a': a->append = optarg; break;
+		case 'k': a->kernel_dir = optarg; break;
 		case 'h': a->help = true; break;
 		case 't':
 			if (parse_uint(optarg, 1, 86400, &a->timeout) < 0)
@@ -150,7 +153,8 @@ int cmd_boot(int argc, char **argv)
 	cli_board_name(a.board, name, sizeof(name));
 	if (cli_make_run_dir(&paths, name, &err) < 0 ||
 	    cli_load_board(&paths, a.board, &board, &err) < 0 ||
-	    board_lock_acquire(board->name, NULL, &lock, &err) < 0) {
+	    (a.kernel_dir && cli_override_boot(board, a.kernel_dir, NULL, &err) < 0) ||
+	    board_lock_acquire_board(board, NULL, &lock, &err) < 0) {
 		board_free(board);
 		return cli_fail(&err);
 	}

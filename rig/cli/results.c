@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"\n"
 	"  --db FILE     results database (default $OUT/results.db, OUT defaulting to ./out)\n"
 	"  --json        print JSON instead of a text table\n"
-	"  --run ID      show one run with its cycles, verdicts and measurements\n"
+	"  --run ID      show one run with its cycles, verdicts, measurements and time budget\n"
 	"  --last N      show the N most recent runs (default 20; 0 = all)\n"
 	"  --board NAME  only runs of this board\n"
 	"  --repair      end as aborted every run left 'running' by a rig that is gone (killed\n"

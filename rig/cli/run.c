@@ -14,7 +14,7 @@
 #include "config/plan.h"
 #include "engine/engine.h"
 #include "config/known.h"
-#include "engine/lock.h"
+#include "engine/resource_lock.h"
 #include "cli/stale.h"
 #include "results/db.h"
 #include "util/number.h"
@@ -153,7 +153,7 @@ static int load_all(const struct run_args *a, struct cli_paths *paths, struct ru
 		return -1;
 	if (cli_override_boot(r->board, a->kernel_dir, a->append, err) < 0)
 		return -1;
-	if (board_lock_acquire(r->board->name, NULL, &r->lock, err) < 0)
+	if (board_lock_acquire_board(r->board, NULL, &r->lock, err) < 0)
 		return -1;
 	if (a->db)
 		snprintf(db_path, db_size, "%s", a->db);

@@ -90,7 +90,7 @@ static int parse_text(struct ydoc *doc, const char *text, size_t len, struct rig
 	yaml_parser_t parser;
 	int rc;
 
-	if (yaml_limits_check_depth(text, len, doc->file, 1, err))
+	if (yaml_limits_check(text, len, doc->file, 1, err))
 		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return rig_err_set(err, RIG_EXIT_INFRA, "%s: cannot initialise the YAML parser",

@@ -2,8 +2,8 @@
 
 #include <yaml.h>
 
-int yaml_limits_check_depth(const char *text, size_t len, const char *file, unsigned first_line,
-			    struct rig_err *err)
+int yaml_limits_check(const char *text, size_t len, const char *file, unsigned first_line,
+		      struct rig_err *err)
 {
 	yaml_parser_t parser;
 	yaml_event_t event;
@@ -25,6 +25,12 @@ int yaml_limits_check_depth(const char *text, size_t len, const char *file, unsi
 		} else if (event.type == YAML_SEQUENCE_END_EVENT ||
 			   event.type == YAML_MAPPING_END_EVENT) {
 			depth--;
+		} else if (event.type == YAML_ALIAS_EVENT) {
+			rc = rig_err_set(err, RIG_EXIT_USAGE,
+					 "%s:%zu: YAML alias *%s: aliases are refused (each use copies "
+					 "the anchor's whole value again, without bound); write the "
+					 "value out", file, event.start_mark.line + first_line,
+					 (const char *)event.data.alias.anchor);
 		}
 		if (rc || event.type == YAML_STREAM_END_EVENT) {
 			yaml_event_delete(&event);

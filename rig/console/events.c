@@ -49,6 +49,10 @@ static const struct event_rule kernel_rules[] = {
 	  "^PM: (hibernation: )?(Hibernation image restored successfully|Image restored)",
 	  0, 0, 0, 0, 0 },
 	{ KEV_FS_SYNC, PM_OPT "Filesystems sync: ([0-9.]+) seconds", 0, 0, 0, 0, 2 },
+	{ KEV_FS_SYNC_BEGIN, PM_OPT "Syncing filesystems \\.\\.\\.", 0, 0, 0, 0, 0 },
+	/* KERN_DEBUG lines rig-dut's s2idle suspend turns on (pm_debug_messages, loglevel 8) */
+	{ KEV_S2IDLE_ENTER, "^PM: suspend-to-idle$", 0, 0, 0, 0, 0 },
+	{ KEV_S2IDLE_EXIT, "^PM: resume from suspend-to-idle", 0, 0, 0, 0, 0 },
 	{ KEV_FREEZE_FAILED,
 	  PM_OPT "Freezing (.+) (failed|aborted) after ([0-9.]+) seconds "
 	  "\\(([0-9]+) tasks refusing to freeze", 2, 0, 0, 5, 4 },
@@ -140,7 +144,9 @@ static const char *const kind_names[KEV_COUNT] = {
 	[KEV_IMAGE_SAVE_FAILED] = "image-save-failed",
 	[KEV_IMAGE_LOAD_PROGRESS] = "image-load-progress", [KEV_IMAGE_LOADED] = "image-loaded",
 	[KEV_IMAGE_LOAD_FAILED] = "image-load-failed", [KEV_IMAGE_RESTORED] = "image-restored",
-	[KEV_FS_SYNC] = "fs-sync", [KEV_FREEZE_USER_BEGIN] = "freeze-user-begin",
+	[KEV_FS_SYNC] = "fs-sync", [KEV_FS_SYNC_BEGIN] = "fs-sync-begin",
+	[KEV_S2IDLE_ENTER] = "s2idle-enter", [KEV_S2IDLE_EXIT] = "s2idle-exit",
+	[KEV_FREEZE_USER_BEGIN] = "freeze-user-begin",
 	[KEV_FREEZE_USER_DONE] = "freeze-user-done",
 	[KEV_FREEZE_REMAINING_BEGIN] = "freeze-remaining-begin",
 	[KEV_FREEZE_REMAINING_DONE] = "freeze-remaining-done",

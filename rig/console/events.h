@@ -30,6 +30,9 @@ enum kevent_kind {
 	KEV_IMAGE_LOAD_FAILED,
 	KEV_IMAGE_RESTORED,
 	KEV_FS_SYNC,                /* value = seconds */
+	KEV_FS_SYNC_BEGIN,          /* "PM: Syncing filesystems ... done.": older kernels, no time */
+	KEV_S2IDLE_ENTER,           /* "PM: suspend-to-idle" (pm_debug_messages): asleep from here */
+	KEV_S2IDLE_EXIT,            /* "PM: resume from suspend-to-idle" (pm_debug_messages) */
 	KEV_FREEZE_USER_BEGIN,
 	KEV_FREEZE_USER_DONE,
 	KEV_FREEZE_REMAINING_BEGIN,

@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A line this long without a terminator is cut so a stream of junk cannot grow memory. */
-#define LINEBUF_MAX (64 * 1024)
-
 void linebuf_init(struct linebuf *lb)
 {
 	memset(lb, 0, sizeof(*lb));
@@ -47,6 +44,31 @@ static int end_line(struct linebuf *lb, linebuf_emit_fn emit, void *ctx,
 	return rc;
 }
 
+static int append_text(struct linebuf *lb, const char *text, const struct timespec *now)
+{
+	for (; *text; text++) {
+		int rc = append(lb, *text, now);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The line reached LINEBUF_MAX and byte c does not end it: emit it marked as cut, and start
+ * the next line with the continuation mark and c. */
+static int cut_line(struct linebuf *lb, char c, linebuf_emit_fn emit, void *ctx,
+		    const struct timespec *now)
+{
+	int rc = append_text(lb, LINEBUF_CUT_MARK, now);
+
+	if (rc == 0)
+		rc = end_line(lb, emit, ctx, now);
+	if (rc == 0)
+		rc = append_text(lb, LINEBUF_CONT_MARK, now);
+	return rc ? rc : append(lb, c, now);
+}
+
 int linebuf_feed(struct linebuf *lb, const char *data, size_t n, const struct timespec *now,
 		 linebuf_emit_fn emit, void *ctx)
 {
@@ -64,9 +86,7 @@ int linebuf_feed(struct linebuf *lb, const char *data, size_t n, const struct ti
 			lb->after_cr = c == '\r';
 			rc = end_line(lb, emit, ctx, now);
 		} else if (lb->len >= LINEBUF_MAX) {
-			rc = end_line(lb, emit, ctx, now);
-			if (rc == 0)
-				rc = append(lb, c, now);
+			rc = cut_line(lb, c, emit, ctx, now);
 		} else {
 			rc = append(lb, c, now);
 		}

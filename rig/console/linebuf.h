@@ -7,6 +7,15 @@
 #include <stddef.h>
 #include <time.h>
 
+/* A line this long without a terminator is cut so a stream of junk cannot grow memory. The
+ * cut is marked on both sides, like the splitter's fragment cut: the part emitted ends with
+ * LINEBUF_CUT_MARK and the rest starts a line with LINEBUF_CONT_MARK, so evidence never joins
+ * or splits silently (an agent reply line cut in two fails its checksum, it is not taken for
+ * two good lines; the rest cannot pass for an agent line of its own). */
+#define LINEBUF_MAX (64 * 1024)
+#define LINEBUF_CUT_MARK " [rig: line cut]"
+#define LINEBUF_CONT_MARK "[rig: line cut] "
+
 /* Called once per complete line (without its terminator); a non-zero return stops feeding
  * and is passed back to the caller of linebuf_feed(). */
 typedef int (*linebuf_emit_fn)(void *ctx, const char *line, size_t len,

@@ -98,6 +98,8 @@ int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct re
 {
 	int rc = session_boot(ctx->s, extra_cmdline, ctx->t.boot, err);
 
+	if (rc == 2)
+		return 2;   /* stopped by a signal: no hang to record, the caller marks it aborted */
 	/* An oops or a panic on the way up is the board's state, not a hang to judge. */
 	if (rc != 0 && session_check_boot_health(ctx->s, err) < 0)
 		return -1;

@@ -23,7 +23,7 @@ static struct judge_event *drain_events(struct engine_ctx *ctx, struct results_c
 {
 	struct judge_event *ev = session_events_drain(ctx->s, n);
 
-	if (cycle_store_events(cyc, ev, *n, err) < 0) {
+	if (cycle_store_events(ctx, cyc, ev, *n, err) < 0) {
 		session_events_free(ev, *n);
 		return NULL;
 	}
@@ -88,6 +88,8 @@ int collect_after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, stru
 	    (ctx->owner_pending && owner_state(ctx, &owner_frozen, err) < 0) ||
 	    !(ev = drain_events(ctx, cyc, &n, err)))
 		goto out;
+	ctx->budget_window = w;
+	ctx->budget_traced = true;
 	judge_context_of(ctx, &c);
 	{
 		struct judge_resume r = {

@@ -11,6 +11,7 @@
 #include "engine/session.h"
 #include "results/cycle.h"
 #include "results/db.h"
+#include "judge/budget.h"
 #include "judge/fio.h"
 #include "judge/identity.h"
 #include "judge/judge.h"
@@ -45,6 +46,12 @@ struct engine_ctx {
 	double started_at;            /* monotonic: when the run began (its first boot) */
 	double last_timeout_overrun_ms; /* how late the last timed-out wait noticed its deadline */
 	bool aborted_marked;          /* the run is already stored as aborted */
+	/* this cycle's time budget (judge/budget.h): its console events as they are stored, */
+	struct budget_state budget;
+	long presync_ms;              /* rig-dut suspend's pre-suspend sync; -1 unknown */
+	double collect_from;          /* monotonic: the collection after the resume began; 0 none */
+	struct frozen_window budget_window;   /* rig-dut trace-read of the cycle */
+	bool budget_traced;           /* budget_window was read */
 };
 
 /* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran
@@ -63,7 +70,8 @@ int board_start_workloads(struct engine_ctx *ctx, struct rig_err *err);
 /* fio again after a checkpoint stopped it and the failure it was taken for did not happen (the
  * board came back by itself). */
 int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err);
-/* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1). */
+/* Boot and wait for the agent only (a timeout is a "boot" hang: returns 1; stopped by a
+ * signal: 2). */
 int board_boot_only(struct engine_ctx *ctx, const char *extra_cmdline, struct results_cycle *cyc,
 		    struct rig_err *err);
 /* Boot, treating a boot timeout as a hang of phase "boot" recorded in cyc (may be NULL). */
@@ -76,9 +84,14 @@ void judge_context_of(const struct engine_ctx *ctx, struct judge_context *c);
  * say every verdict that did not pass (store.c). */
 int store_judgement(struct engine_ctx *ctx, struct results_cycle *cyc, const struct judgement *j,
 		    struct rig_err *err);
-/* Store the events of the step in the cycle (failures and PM milestones only). */
-int cycle_store_events(struct results_cycle *cyc, const struct judge_event *ev, size_t n,
-		       struct rig_err *err);
+/* Store the events of the step in the cycle (failures and PM milestones only); every event goes
+ * to the cycle's time budget. */
+int cycle_store_events(struct engine_ctx *ctx, struct results_cycle *cyc,
+		       const struct judge_event *ev, size_t n, struct rig_err *err);
+/* A new cycle: its time budget starts empty. */
+void cycle_budget_begin(struct engine_ctx *ctx);
+/* The cycle's time budget, one phase per row (unknown ones too), stored with the cycle. */
+int cycle_store_budget(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
 
 enum results_knob knob_of(int value);
 

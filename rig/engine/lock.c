@@ -22,6 +22,7 @@
 struct board_lock {
 	int fd;
 	char *path;
+	struct board_lock *next;   /* more lock files held with this one (board_lock_add) */
 };
 
 /* Board names become file names: keep them to a safe alphabet (no '/', no "..", no hidden files). */
@@ -71,7 +72,7 @@ int board_lock_dir(char *buf, size_t len, struct rig_err *err)
 }
 
 /* The holder's message, waiting briefly for its record: it writes it just after taking the lock. */
-static int busy_error(int fd, const char *board, const char *path, struct rig_err *err)
+static int busy_error(int fd, const char *what, const char *path, struct rig_err *err)
 {
 	struct lock_holder h;
 	char who[1024];
@@ -83,10 +84,10 @@ static int busy_error(int fd, const char *board, const char *path, struct rig_er
 		found = lock_holder_find(fd, &h);
 	}
 	if (found < 0)
-		return rig_err_set(err, RIG_EXIT_INFRA, "board %s is locked by another process "
-				   "(holder unknown; lock file %s)", board, path);
+		return rig_err_set(err, RIG_EXIT_INFRA, "%s is locked by another process "
+				   "(holder unknown; lock file %s)", what, path);
 	lock_holder_describe(&h, who, sizeof(who));
-	return rig_err_set(err, RIG_EXIT_INFRA, "board %s is locked by %s (lock file %s)", board, who,
+	return rig_err_set(err, RIG_EXIT_INFRA, "%s is locked by %s (lock file %s)", what, who,
 			   path);
 }
 
@@ -126,16 +127,11 @@ static int open_error(const char *path, int errnum, struct rig_err *err)
  * no write access; only our holder record is lost, and /proc/locks names us instead). A FIFO or
  * other non-file planted there is refused; O_NONBLOCK keeps a FIFO from hanging the open.
  */
-static int open_lock_file(struct board_lock *lock, const char *board, const char *dir,
-			  struct rig_err *err)
+static int open_lock_file(struct board_lock *lock, struct rig_err *err)
 {
 	const int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
 	struct stat st;
 
-	if (asprintf(&lock->path, "%s/%s.lock", dir, board) < 0) {
-		lock->path = NULL;
-		return rig_err_set(err, RIG_EXIT_INFRA, "lock: out of memory");
-	}
 	lock->fd = open(lock->path, O_RDWR | O_CREAT | flags, 0666);
 	if (lock->fd < 0 && errno == EACCES)
 		lock->fd = open(lock->path, O_RDONLY | flags);
@@ -154,10 +150,11 @@ static int open_lock_file(struct board_lock *lock, const char *board, const char
 	return 0;
 }
 
-static int lock_board(struct board_lock *lock, const char *board, const char *dir,
-		      struct rig_err *err)
+/* Lock lock->path for what ("board qemu"), recording board as the holder's. */
+static int lock_file(struct board_lock *lock, const char *what, const char *board,
+		     struct rig_err *err)
 {
-	if (open_lock_file(lock, board, dir, err))
+	if (open_lock_file(lock, err))
 		return -1;
 	if (take_flock(lock->fd) == 0) {
 		/* A file we may only read keeps its old record: /proc/locks names us instead. */
@@ -167,7 +164,7 @@ static int lock_board(struct board_lock *lock, const char *board, const char *di
 		return 0;
 	}
 	if (errno == EWOULDBLOCK)
-		return busy_error(lock->fd, board, lock->path, err);
+		return busy_error(lock->fd, what, lock->path, err);
 	return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: flock: %s", lock->path,
 			   strerror(errno));
 }
@@ -198,11 +195,34 @@ static void warn_other_place(const char *board, const char *dir)
 	free(path);
 }
 
+/* A lock on dir/file for what, or NULL with err. */
+static struct board_lock *new_lock(const char *dir, const char *file, const char *what,
+				   const char *board, struct rig_err *err)
+{
+	struct board_lock *lock = calloc(1, sizeof(*lock));
+
+	if (!lock) {
+		rig_err_set(err, RIG_EXIT_INFRA, "lock: out of memory");
+		return NULL;
+	}
+	lock->fd = -1;
+	if (asprintf(&lock->path, "%s/%s", dir, file) < 0) {
+		lock->path = NULL;
+		rig_err_set(err, RIG_EXIT_INFRA, "lock: out of memory");
+	} else if (lock_file(lock, what, board, err) == 0) {
+		return lock;
+	}
+	if (lock->fd >= 0)
+		close(lock->fd);
+	free(lock->path);
+	free(lock);
+	return NULL;
+}
+
 int board_lock_acquire(const char *board_name, const char *lock_dir, struct board_lock **out,
 		       struct rig_err *err)
 {
-	char dir[4096];
-	struct board_lock *lock;
+	char dir[4096], file[160], what[160];
 
 	*out = NULL;
 	if (check_board_name(board_name, err))
@@ -211,19 +231,25 @@ int board_lock_acquire(const char *board_name, const char *lock_dir, struct boar
 		return rig_err_set(err, RIG_EXIT_INFRA, "lock dir %s: %s", lock_dir, strerror(errno));
 	if (!lock_dir && board_lock_dir(dir, sizeof(dir), err))
 		return -1;
-	lock = calloc(1, sizeof(*lock));
-	if (!lock)
-		return rig_err_set(err, RIG_EXIT_INFRA, "lock: out of memory");
-	lock->fd = -1;
-	if (lock_board(lock, board_name, lock_dir ? lock_dir : dir, err)) {
-		if (lock->fd >= 0)
-			close(lock->fd);
-		free(lock->path);
-		free(lock);
+	snprintf(file, sizeof(file), "%s.lock", board_name);
+	snprintf(what, sizeof(what), "board %s", board_name);
+	if (!(*out = new_lock(lock_dir ? lock_dir : dir, file, what, board_name, err)))
 		return -1;
-	}
 	warn_other_place(board_name, lock_dir ? lock_dir : dir);
-	*out = lock;
+	return 0;
+}
+
+int board_lock_add(struct board_lock *lock, const char *dir, const char *file, const char *what,
+		   const char *board, struct rig_err *err)
+{
+	struct board_lock *extra;
+
+	if (ensure_dir(dir, 01777))
+		return rig_err_set(err, RIG_EXIT_INFRA, "lock dir %s: %s", dir, strerror(errno));
+	if (!(extra = new_lock(dir, file, what, board, err)))
+		return -1;
+	extra->next = lock->next;
+	lock->next = extra;
 	return 0;
 }
 
@@ -231,6 +257,7 @@ void board_lock_release(struct board_lock *lock)
 {
 	if (!lock)
 		return;
+	board_lock_release(lock->next);
 	/*
 	 * Empty the file but never unlink it: a waiter may already hold a descriptor to this inode,
 	 * and unlinking would let two rigs lock two different files for the same board.
@@ -250,11 +277,13 @@ const char *board_lock_path(const struct board_lock *lock)
 
 int board_lock_keep_on_exec(struct board_lock *lock, struct rig_err *err)
 {
-	int flags = fcntl(lock->fd, F_GETFD);
+	for (; lock; lock = lock->next) {
+		int flags = fcntl(lock->fd, F_GETFD);
 
-	if (flags < 0 || fcntl(lock->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
-		return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: %s", lock->path,
-				   strerror(errno));
+		if (flags < 0 || fcntl(lock->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+			return rig_err_set(err, RIG_EXIT_INFRA, "lock file %s: %s", lock->path,
+					   strerror(errno));
+	}
 	return 0;
 }
 

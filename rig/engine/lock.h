@@ -32,7 +32,14 @@ int board_lock_dir(char *buf, size_t len, struct rig_err *err);
  */
 int board_lock_acquire(const char *board_name, const char *lock_dir, struct board_lock **out,
 		       struct rig_err *err);
-/* Release and free; NULL is fine. */
+/*
+ * Also hold the lock file dir/file (dir created 1777 like a lock directory) for what ("board b's
+ * serial console /dev/ttyUSB0"), recording board in the holder's record; busy, fails like
+ * board_lock_acquire() naming what and the holder. Released with lock (engine/resource_lock.h).
+ */
+int board_lock_add(struct board_lock *lock, const char *dir, const char *file, const char *what,
+		   const char *board, struct rig_err *err);
+/* Release and free, with every lock added to it; NULL is fine. */
 void board_lock_release(struct board_lock *lock);
 const char *board_lock_path(const struct board_lock *lock);
 

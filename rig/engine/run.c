@@ -146,7 +146,7 @@ static void keep_leftover_events(struct engine_ctx *ctx, struct results_cycle *c
 	size_t n;
 	struct judge_event *ev = session_events_drain(ctx->s, &n);
 
-	(void)cycle_store_events(cyc, ev, n, &ignored);
+	(void)cycle_store_events(ctx, cyc, ev, n, &ignored);
 	session_events_free(ev, n);
 }
 
@@ -165,6 +165,7 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	session_say(ctx->s, "cycle %u/%u: %s (%s)", ctx->cycle_no, ctx->cycle_total, desc, eta);
 	if (!(cyc = new_cycle(ctx, step, idx, desc, err)))
 		return -1;
+	cycle_budget_begin(ctx);
 	rc = ctx->needs_boot ? board_boot(ctx, NULL, cyc, err) : 0;
 	if (rc == 0)
 		rc = step_run(ctx, step, cyc, err);
@@ -185,7 +186,7 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 		results_cycle_end(cyc, rc == 1 ? RESULTS_CYCLE_HANG : cycle_status(cyc), 0, -1);
 	}
 	ctx->totals->cycles_done++;
-	if (results_cycle_commit(ctx->db, cyc, NULL, err) < 0) {
+	if (cycle_store_budget(ctx, cyc, err) < 0 || results_cycle_commit(ctx->db, cyc, NULL, err) < 0) {
 		results_cycle_free(cyc);
 		return -1;
 	}
@@ -294,11 +295,12 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 		ctx.s = NULL;
 		return end_early(&ctx, meta_text);
 	}
+	ctx.s->stop = opts->stop;
 	if (describe_run(&ctx, err) < 0)
 		return end_early(&ctx, meta_text);
 	rc = board_boot(&ctx, NULL, NULL, err);
 	if (rc != 0) {
-		if (rc == 1 && opts->stop && *opts->stop)
+		if (rc == 2 || (rc == 1 && opts->stop && *opts->stop))
 			rig_err_set(err, RIG_EXIT_INFRA, "board %s: stopped during its first boot",
 				    board->name);
 		else if (rc == 1)

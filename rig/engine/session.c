@@ -198,6 +198,8 @@ int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_
 		long long left = deadline - monotonic_ms();
 		char why[300];
 
+		if (s->stop && *s->stop)
+			return 2;
 		if (left <= 0)
 			return 1;
 		/* A console at the wrong speed will never show the agent: say so now. */

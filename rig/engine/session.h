@@ -4,6 +4,7 @@
 #ifndef RIG_ENGINE_SESSION_H
 #define RIG_ENGINE_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -33,6 +34,9 @@ struct session {
 	const char *watch;             /* a substring to look for in every line (NULL = none) */
 	double watch_hit_at;           /* host time of the last line containing it, 0 = not yet */
 	FILE *progress;                /* where phase messages go; NULL = quiet */
+	/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT (rig run's handler); the boot wait checks it every
+	 * slice, so a signal ends it within ~0.1 s instead of at the boot timeout. NULL = never. */
+	const volatile sig_atomic_t *stop;
 };
 
 int session_open(struct board *board, const char *run_dir, FILE *progress, struct session **out,
@@ -42,7 +46,7 @@ void session_close(struct session *s);
 
 /* Deploy the kernel with extra_cmdline appended to the board's command line for this boot (may
  * be NULL; a board whose deploy cannot set it refuses one), power on, attach the console, start the CPUs, wait for the agent. A timeout is a hang in phase
- * "boot": returns 1. 0 = agent ready, -1 = infrastructure error. */
+ * "boot": returns 1. 0 = agent ready, 2 = stopped (s->stop set), -1 = infrastructure error. */
 int session_boot(struct session *s, const char *extra_cmdline, unsigned timeout_s,
 		 struct rig_err *err);
 /* The console of the last boot (and of everything since) against judge/boot_health.h: a lost

@@ -37,8 +37,10 @@ static int wait_failed(struct engine_ctx *ctx, enum wait_result r, struct result
 	return -1;
 }
 
+/* The collection after a resume starts here: the time budget's "collect" runs to the commit. */
 static int after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
 {
+	ctx->collect_from = monotonic_seconds();
 	return collect_after_resume(ctx, cyc, err);
 }
 
@@ -147,6 +149,8 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 	}
 	ev_parse_sleep((const char *const *)reply.lines, reply.n_lines, &sleep);
 	agent_reply_free(&reply);
+	if (sleep.result != -1 && strstr(sleep.line, "presync_ms="))   /* else unknown, not 0 */
+		ctx->presync_ms = sleep.presync_ms;
 	rc = suspend_verdict(ctx, cyc, &sleep, slept || !power_has_events(ctx->s->power), err);
 	if (rc == 0)
 		rc = wake_verdict(ctx, cyc, st, &rtc, &sleep, err);
@@ -165,8 +169,10 @@ fail:
 static int verify_after_failure(struct engine_ctx *ctx, struct results_cycle *cyc,
 				const struct acks *acked, struct rig_err *err)
 {
-	if (board_prepare_base(ctx, err) < 0 || session_check_boot_health(ctx->s, err) < 0 ||
-	    collect_after_failure(ctx, cyc, acked, err) < 0)
+	if (board_prepare_base(ctx, err) < 0 || session_check_boot_health(ctx->s, err) < 0)
+		return -1;
+	ctx->collect_from = monotonic_seconds();   /* the collection after the reboot */
+	if (collect_after_failure(ctx, cyc, acked, err) < 0)
 		return -1;
 	return board_start_workloads(ctx, err);
 }

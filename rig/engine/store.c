@@ -1,9 +1,11 @@
 /* The judge's verdicts into the results and the run's totals; the knob as results record it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/ctx.h"
+#include "util/clock.h"
 
 enum results_knob knob_of(int value)
 {
@@ -85,9 +87,14 @@ int store_judgement(struct engine_ctx *ctx, struct results_cycle *cyc, const str
 	return 0;
 }
 
-int cycle_store_events(struct results_cycle *cyc, const struct judge_event *ev, size_t n,
-		       struct rig_err *err)
+int cycle_store_events(struct engine_ctx *ctx, struct results_cycle *cyc,
+		       const struct judge_event *ev, size_t n, struct rig_err *err)
 {
+	/* the budget counts what happened in the cycle: the run's first boot, whose lines wait
+	 * for the first cycle's drain, is not that cycle's reboot */
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].host_ts <= 0 || ev[i].host_ts >= cyc->started_at)
+			budget_feed(&ctx->budget, &ev[i], 1);
 	for (size_t i = 0; i < n; i++) {
 		if (!judge_event_worth_storing(ev[i].ev.kind))
 			continue;
@@ -96,5 +103,27 @@ int cycle_store_events(struct results_cycle *cyc, const struct judge_event *ev, 
 					    ev[i].text, err) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+void cycle_budget_begin(struct engine_ctx *ctx)
+{
+	budget_init(&ctx->budget);
+	ctx->presync_ms = -1;
+	ctx->collect_from = 0;
+	ctx->budget_traced = false;
+}
+
+int cycle_store_budget(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
+{
+	struct budget b;
+	double collect = ctx->collect_from > 0 ? monotonic_seconds() - ctx->collect_from : -1.0;
+
+	budget_finish(&ctx->budget, ctx->presync_ms, ctx->budget_traced ? &ctx->budget_window : NULL,
+		      collect, &b);
+	for (int p = 0; p < BUDGET_N; p++)
+		if (results_cycle_add_phase(cyc, budget_phase_name((enum budget_phase)p),
+					    b.known[p] ? b.seconds[p] : NAN, err) < 0)
+			return -1;
 	return 0;
 }

@@ -82,7 +82,7 @@ static int parse_line(const char *path, unsigned lineno, const char *line, size_
 	if (len > LAVA_LOG_LINE_MAX)
 		return rig_err_set(err, RIG_EXIT_USAGE, "%s:%u: a line of %zu bytes, more than the %d "
 				   "a LAVA log line may have", path, lineno, len, LAVA_LOG_LINE_MAX);
-	if (yaml_limits_check_depth(line, len, path, lineno, err))
+	if (yaml_limits_check(line, len, path, lineno, err))
 		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return rig_err_set(err, RIG_EXIT_INFRA, "out of memory");

@@ -117,6 +117,25 @@ int results_cycle_add_measurement(struct results_cycle *cycle, const char *name,
 	return 0;
 }
 
+int results_cycle_add_phase(struct results_cycle *cycle, const char *name, double seconds,
+			    struct rig_err *err)
+{
+	struct results_phase ph = { .seconds = seconds };
+	int ok = 1;
+
+	if (!name)
+		return rig_err_set(err, RIG_EXIT_USAGE, "results: a phase needs a name");
+	if (seconds < 0)
+		return rig_err_set(err, RIG_EXIT_USAGE, "results: phase %s: %g s", name, seconds);
+	if (array_grow((void **)&cycle->phases, &cycle->cap_phases, cycle->n_phases, sizeof(ph)))
+		return no_memory(err, "a phase");
+	ph.name = copy(name, &ok);
+	if (!ok)
+		return no_memory(err, "a phase");
+	cycle->phases[cycle->n_phases++] = ph;
+	return 0;
+}
+
 int results_cycle_add_event(struct results_cycle *cycle, const char *kind, double kernel_ts,
 			    double host_ts, const char *text, struct rig_err *err)
 {
@@ -207,6 +226,9 @@ void results_cycle_free(struct results_cycle *cycle)
 	free_items(cycle);
 	free(cycle->verdicts);
 	free(cycle->measurements);
+	for (size_t i = 0; i < cycle->n_phases; i++)
+		free(cycle->phases[i].name);
+	free(cycle->phases);
 	free(cycle->events);
 	free(cycle->artefacts);
 	free(cycle->step_kind);

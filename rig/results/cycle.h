@@ -55,6 +55,11 @@ struct results_event {
 	char *text;
 };
 
+struct results_phase {
+	char *name;            /* a time-budget phase: "presync", "asleep", ... (judge/budget.h) */
+	double seconds;        /* NAN: unknown (the evidence did not show it) */
+};
+
 struct results_artefact {
 	char *kind;            /* "console-log", "qemu-stderr", "dmesg", ... */
 	char *path;
@@ -96,6 +101,8 @@ struct results_cycle {
 	size_t n_events, cap_events;
 	struct results_artefact *artefacts;
 	size_t n_artefacts, cap_artefacts;
+	struct results_phase *phases;
+	size_t n_phases, cap_phases;
 };
 
 /* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */
@@ -112,6 +119,9 @@ int results_cycle_add_measurement(struct results_cycle *cycle, const char *name,
 				  struct rig_err *err);
 int results_cycle_add_event(struct results_cycle *cycle, const char *kind, double kernel_ts,
 			    double host_ts, const char *text, struct rig_err *err);
+/* One phase of the cycle's time budget; seconds NAN when unknown, else >= 0. */
+int results_cycle_add_phase(struct results_cycle *cycle, const char *name, double seconds,
+			    struct rig_err *err);
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err);
 

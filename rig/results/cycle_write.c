@@ -16,6 +16,8 @@ static const char insert_verdict_sql[] =
 	" VALUES (:cycle_id, :name, :filesystem, :result, :known_issue, :detail,"
 	" :kernel_version, :knob_ff)";
 
+static const char insert_phase_sql[] =
+	"INSERT INTO cycle_phases (cycle_id, phase, seconds) VALUES (:cycle_id, :phase, :seconds)";
 static const char insert_measurement_sql[] =
 	"INSERT INTO measurements (cycle_id, name, filesystem, value, unit)"
 	" VALUES (:cycle_id, :name, :filesystem, :value, :unit)";
@@ -125,6 +127,28 @@ static int write_measurements(struct results_db *db, const struct results_cycle 
 	return ret;
 }
 
+static int write_phases(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
+			struct rig_err *err)
+{
+	struct results_binder b = { 0 };
+	bool cached;
+	int ret = 0;
+
+	if (c->n_phases == 0)
+		return 0;
+	if (results_db_cached(db, insert_phase_sql, &b.stmt, &cached, err))
+		return -1;
+	for (size_t i = 0; i < c->n_phases && ret == 0; i++) {
+		results_bind_int64(&b, ":cycle_id", cycle_id);
+		results_bind_text(&b, ":phase", c->phases[i].name);
+		results_bind_real(&b, ":seconds", c->phases[i].seconds);   /* NAN: NULL, unknown */
+		ret = finish_row(db, &b, "insert phase", err);
+	}
+	if (!cached)
+		sqlite3_finalize(b.stmt);
+	return ret;
+}
+
 static int write_events(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
 			struct rig_err *err)
 {
@@ -186,6 +210,7 @@ int results_cycle_write(struct results_db *db, const struct results_cycle *cycle
 
 	if (write_cycle_row(db, cycle, status, &id, err) || write_verdicts(db, cycle, id, err) ||
 	    write_measurements(db, cycle, id, err) || write_events(db, cycle, id, err) ||
+	    write_phases(db, cycle, id, err) ||
 	    write_artefacts(db, cycle, id, err))
 		return -1;
 	if (cycle_id)

@@ -264,6 +264,95 @@ static int artefacts_table(FILE *out, json_t *run)
 	return print_table(out, t);
 }
 
+#define BUDGET_PHASES_MAX 16
+
+/* Seconds with ms precision; "?" for a phase the evidence did not show (never 0). */
+static const char *seconds(json_t *v, char *buf, size_t len)
+{
+	if (!json_is_number(v))
+		return "?";
+	snprintf(buf, len, "%.3f", json_number_value(v));
+	return buf;
+}
+
+/* The run's time budget per phase (time_budget of results_query_run()). */
+static int budget_summary(FILE *out, json_t *budget)
+{
+	static const char *const headers[] = {
+		"PHASE", "CYCLES", "UNKNOWN", "TOTAL_S", "MEAN_S", "MAX_S", "SLOWEST_CYCLE",
+	};
+	struct text_table *t = text_table_new(headers, 7);
+	json_t *p;
+	size_t i;
+
+	if (fprintf(out, "\ntime budget (seconds per phase over the cycles that showed it; "
+		    "rig/README.md):\n") < 0)
+		return -1;
+	json_array_foreach(budget, i, p) {
+		char known[CELL], unknown[CELL], total[CELL], mean[CELL], max[CELL], slow[CELL];
+		const char *cells[] = {
+			field(p, "phase", NULL, 0), field(p, "cycles_known", known, CELL),
+			field(p, "cycles_unknown", unknown, CELL),
+			seconds(json_object_get(p, "total_s"), total, CELL),
+			seconds(json_object_get(p, "mean_s"), mean, CELL),
+			seconds(json_object_get(p, "max_s"), max, CELL),
+			field(p, "slowest_cycle", slow, CELL),
+		};
+		if (t && text_table_add_row(t, cells)) {
+			text_table_free(t);
+			return -1;
+		}
+	}
+	return print_table(out, t);
+}
+
+/* One row per cycle, one column per phase: where each cycle's time went. */
+static int budget_per_cycle(FILE *out, json_t *run, json_t *budget)
+{
+	const char *headers[BUDGET_PHASES_MAX + 1] = { "CYCLE" };
+	size_t n = json_array_size(budget) < BUDGET_PHASES_MAX ? json_array_size(budget)
+								 : BUDGET_PHASES_MAX;
+	struct text_table *t;
+	json_t *c;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		headers[i + 1] = field(json_array_get(budget, i), "phase", NULL, 0);
+	if (!(t = text_table_new(headers, n + 1)) ||
+	    fprintf(out, "\ntime budget per cycle (seconds; ? unknown):\n") < 0) {
+		text_table_free(t);
+		return -1;
+	}
+	json_array_foreach(json_object_get(run, "cycles"), i, c) {
+		char idx[CELL], cell[BUDGET_PHASES_MAX][CELL];
+		const char *cells[BUDGET_PHASES_MAX + 1] = { field(c, "idx", idx, CELL) };
+		json_t *ph;
+		size_t k;
+
+		for (size_t j = 0; j < n; j++)
+			cells[j + 1] = "?";
+		json_array_foreach(json_object_get(c, "phases"), k, ph)
+			for (size_t j = 0; j < n; j++)
+				if (json_equal(json_object_get(ph, "phase"),
+					       json_object_get(json_array_get(budget, j), "phase")))
+					cells[j + 1] = seconds(json_object_get(ph, "seconds"), cell[j], CELL);
+		if (text_table_add_row(t, cells)) {
+			text_table_free(t);
+			return -1;
+		}
+	}
+	return print_table(out, t);
+}
+
+static int time_budget(FILE *out, json_t *run)
+{
+	json_t *budget = json_object_get(run, "time_budget");
+
+	if (json_array_size(budget) == 0)
+		return 0;         /* cycles stored before schema 4, or by rig lava import */
+	return budget_summary(out, budget) || budget_per_cycle(out, run, budget) ? -1 : 0;
+}
+
 /* Print text with every line indented and control characters (other than newline) masked. */
 static int print_indented(FILE *out, const char *text)
 {
@@ -319,7 +408,7 @@ int results_format_run(FILE *out, json_t *run)
 	    cycles_table(out, run, "cycles", cycle_h, 8, add_cycle_row) ||
 	    cycles_table(out, run, "verdicts", verdict_h, 6, add_verdict_rows) ||
 	    cycles_table(out, run, "measurements", measure_h, 5, add_measurement_rows) ||
-	    hang_tails(out, run))
+	    time_budget(out, run) || hang_tails(out, run))
 		return -1;
 	return artefacts_table(out, run);
 }

@@ -1,5 +1,6 @@
 #include "results/query.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "results/db_internal.h"
@@ -23,6 +24,22 @@ static const char verdicts_sql[] = "SELECT * FROM verdicts WHERE cycle_id = :id 
 static const char measurements_sql[] =
 	"SELECT * FROM measurements WHERE cycle_id = :id ORDER BY id";
 static const char artefacts_sql[] = "SELECT * FROM artefacts WHERE run_id = :id ORDER BY id";
+/* Schema 4: a cycle's time budget, seconds null where unknown, in the budget's phase order. */
+static const char phases_sql[] =
+	"SELECT phase, seconds FROM cycle_phases WHERE cycle_id = :id ORDER BY id";
+/* The run's time budget per phase: over the cycles that showed it (an unknown phase is counted,
+ * never averaged as 0), and the cycle where it took longest (the first such, by index). */
+static const char budget_sql[] =
+	"SELECT p.phase AS phase, count(p.seconds) AS cycles_known,"
+	" count(*) - count(p.seconds) AS cycles_unknown, sum(p.seconds) AS total_s,"
+	" avg(p.seconds) AS mean_s, max(p.seconds) AS max_s,"
+	" (SELECT c2.idx FROM cycle_phases p2 JOIN cycles c2 ON c2.id = p2.cycle_id"
+	"  WHERE c2.run_id = :id AND p2.phase = p.phase AND p2.seconds IS NOT NULL"
+	"  ORDER BY p2.seconds DESC, c2.idx LIMIT 1) AS slowest_cycle"
+	" FROM cycle_phases p JOIN cycles c ON c.id = p.cycle_id WHERE c.run_id = :id"
+	" GROUP BY p.phase ORDER BY min(p.id)";
+
+#define SCHEMA_PHASES 4   /* the first schema with cycle_phases (a reader never migrates) */
 
 /* Columns that hold JSON text are returned as JSON, not as a string containing JSON. */
 static json_t *text_value(const char *column, const char *text)
@@ -142,33 +159,45 @@ static int attach(json_t *obj, const char *key, json_t *value, struct rig_err *e
 	return 0;
 }
 
-static int attach_cycle_items(struct results_db *db, json_t *cycle, struct rig_err *err)
+/* rows_by_id, attached to obj as key. */
+static int attach_rows(struct results_db *db, json_t *obj, const char *key, const char *sql,
+		       int64_t id, struct rig_err *err)
+{
+	json_t *rows;
+
+	if (rows_by_id(db, sql, id, &rows, err))
+		return -1;
+	return attach(obj, key, rows, err);
+}
+
+static int attach_cycle_items(struct results_db *db, json_t *cycle, bool phases,
+			      struct rig_err *err)
 {
 	int64_t id = json_integer_value(json_object_get(cycle, "id"));
-	json_t *verdicts, *measurements;
 
-	if (rows_by_id(db, verdicts_sql, id, &verdicts, err))
+	if (attach_rows(db, cycle, "verdicts", verdicts_sql, id, err) ||
+	    attach_rows(db, cycle, "measurements", measurements_sql, id, err))
 		return -1;
-	if (attach(cycle, "verdicts", verdicts, err))
-		return -1;
-	if (rows_by_id(db, measurements_sql, id, &measurements, err))
-		return -1;
-	return attach(cycle, "measurements", measurements, err);
+	return phases ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
 }
 
 static int attach_cycles(struct results_db *db, json_t *run, int64_t run_id, struct rig_err *err)
 {
 	json_t *cycles, *cycle;
+	int version;
 	size_t i;
 
-	if (rows_by_id(db, cycles_sql, run_id, &cycles, err))
+	if (results_schema_version(db, &version, err) ||
+	    rows_by_id(db, cycles_sql, run_id, &cycles, err))
 		return -1;
 	if (attach(run, "cycles", cycles, err))
 		return -1;
 	json_array_foreach(cycles, i, cycle)
-		if (attach_cycle_items(db, cycle, err))
+		if (attach_cycle_items(db, cycle, version >= SCHEMA_PHASES, err))
 			return -1;
-	return 0;
+	if (version < SCHEMA_PHASES)
+		return attach(run, "time_budget", json_array(), err);
+	return attach_rows(db, run, "time_budget", budget_sql, run_id, err);
 }
 
 int results_query_run(struct results_db *db, int64_t run_id, json_t **out, struct rig_err *err)

@@ -123,7 +123,15 @@ static const char *const detail_sql[] = {
 	[RESULTS_DETAIL_ARTEFACTS] =
 		"SELECT a.run_id, c.idx, a.kind, a.path FROM artefacts a"
 		" LEFT JOIN cycles c ON c.id = a.cycle_id ORDER BY a.run_id, a.id",
+	[RESULTS_DETAIL_PHASES] =
+		"SELECT c.run_id, c.idx, p.phase, NULL, 's', p.seconds"
+		" FROM cycles c JOIN cycle_phases p ON p.cycle_id = c.id"
+		" ORDER BY c.run_id, c.idx, p.id",
 };
+
+/* A reader never migrates: a database older than schema 4 has no cycle_phases, so no rows. */
+#define SCHEMA_PHASES 4
+static const char no_phases_sql[] = "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0";
 
 struct results_cursor {
 	struct results_db *db;
@@ -148,7 +156,16 @@ int results_cursor_open(struct results_db *db, enum results_detail table,
 	if (!c)
 		return rig_err_set(err, RIG_EXIT_INFRA, "results: out of memory");
 	c->db = db;
-	if (results_db_prepare(db, detail_sql[table], &c->st, err) || cursor_step(c, err)) {
+	const char *sql = detail_sql[table];
+	int version = SCHEMA_PHASES;
+
+	if (table == RESULTS_DETAIL_PHASES && results_schema_version(db, &version, err)) {
+		results_cursor_close(c);
+		return -1;
+	}
+	if (version < SCHEMA_PHASES)
+		sql = no_phases_sql;
+	if (results_db_prepare(db, sql, &c->st, err) || cursor_step(c, err)) {
 		results_cursor_close(c);
 		return -1;
 	}
@@ -205,7 +222,7 @@ void results_cursor_measurement(const struct results_cursor *c,
 	*row = (struct results_measurement_row){
 		.cycle_idx = cycle_idx(c),
 		.name = column_text(c->st, 2), .filesystem = column_text(c->st, 3), .unit = column_text(c->st, 4),
-		.value = sqlite3_column_double(c->st, 5),
+		.value = real(c->st, 5),
 	};
 }
 

@@ -53,6 +53,8 @@ enum results_detail {
 	RESULTS_DETAIL_VERDICTS,
 	RESULTS_DETAIL_MEASUREMENTS,
 	RESULTS_DETAIL_ARTEFACTS,
+	RESULTS_DETAIL_PHASES,      /* cycle_phases as measurement rows: name = phase, unit "s",
+				     * value NAN when unknown; none before schema 4 */
 };
 
 struct results_cycle_row {
@@ -69,7 +71,7 @@ struct results_verdict_row {
 struct results_measurement_row {
 	int cycle_idx;
 	const char *name, *filesystem, *unit;
-	double value;
+	double value;                   /* NAN: unknown (a time-budget phase) */
 };
 
 struct results_artefact_row {
@@ -88,6 +90,7 @@ int results_cursor_next(struct results_cursor *c, struct rig_err *err);
 /* The current row as its table's struct (the cursor must be of that table). */
 void results_cursor_cycle(const struct results_cursor *c, struct results_cycle_row *row);
 void results_cursor_verdict(const struct results_cursor *c, struct results_verdict_row *row);
+/* Measurements, and the time-budget phases of RESULTS_DETAIL_PHASES. */
 void results_cursor_measurement(const struct results_cursor *c,
 				struct results_measurement_row *row);
 void results_cursor_artefact(const struct results_cursor *c, struct results_artefact_row *row);

@@ -151,10 +151,26 @@ static const char schema_v3[] =
 	"ALTER TABLE runs ADD COLUMN deploy TEXT;"
 	"ALTER TABLE cycles ADD COLUMN kernel_build_id TEXT;";
 
+/*
+ * Version 4: each cycle's time budget (judge/budget.h): one row per phase the rig budgets
+ * (presync, kernel_sync, freeze_tasks, freeze_fs, device_suspend, asleep, resume, thaw, collect,
+ * reboot), seconds NULL where the evidence did not show the phase (unknown, never 0). Cycles
+ * stored before have no rows.
+ */
+static const char schema_v4[] =
+	"CREATE TABLE cycle_phases ("
+	" id INTEGER PRIMARY KEY,"
+	" cycle_id INTEGER NOT NULL REFERENCES cycles(id) ON DELETE CASCADE,"
+	" phase TEXT NOT NULL,"
+	" seconds REAL CHECK (seconds IS NULL OR seconds >= 0),"
+	" UNIQUE (cycle_id, phase)"
+	") STRICT;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
+	schema_v4,
 };
 
 const size_t results_schema_n_migrations =

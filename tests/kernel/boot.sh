@@ -11,9 +11,11 @@ version=$(jq -r .version out/kernel/meta.json)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+. tests/kernel/kthread-flags.sh
 start=$(date +%s.%N)
 "$rig" boot --board qemu \
     --exec 'rig-dut info' \
+    --exec "$kthread_flags" \
     --exec 'grep " /mnt/" /proc/mounts' \
     --exec 'ls /sys/block' \
     --exec 'rig-dut knob freeze_filesystems 1' \
@@ -38,6 +40,9 @@ for fs in "nvme0n1p1 /mnt/nvme-ext4 ext4" "nvme0n1p2 /mnt/nvme-btrfs btrfs" "sda
     set -- $fs
     check "$3 on $1 mounted at $2" has "$log" "^/dev/$1 $2 $3 "
 done
+# The negative control of tests/kernel/series.sh (kthread-freezer-removal): on the default kernel
+# xfsaild is freezable, so the check there that it is not would fail without the series.
+check "xfsaild is freezable on the default kernel (PF_NOFREEZE clear)" has "$log" "^kthread=xfsaild/sda1 .*nofreeze=0$"
 check "knob set to 1" has "$log" "knob=freeze_filesystems value=1"
 check "S3 round trip: suspend succeeded once" has "$log" "^result=0 successes=1 "
 check "S3 round trip: the kernel entered S3" has "$log" "Preparing to enter system sleep state S3"

@@ -71,5 +71,25 @@ printf '0001-fs.patch # comment\n\n' >"$tmp/series/series"
 h2=$("$top/kernel/apply-series.sh" --hash "$tmp/series")
 [ "$h1" = "$h2" ] && ok "series hash ignores comments" || fail "series hash ignores comments ($h1 vs $h2)"
 
+# --- the project's series (kernel/series/<name>/, make kernel KERNEL=<name>) ---
+for dir in "$top"/kernel/series/*/; do
+    name=$(basename "$dir")
+    expect "series $name: every patch listed exists" 0 "$top/kernel/apply-series.sh" --hash "$dir"
+    if [ -f "$dir/README.md" ] && grep -q '^\*\*Base\*\*' "$dir/README.md"; then ok "series $name: README.md names its base"
+    else fail "series $name: README.md missing or without a **Base** line"; fi
+    # Against the real base when make kernel has unpacked it: a copy of the files the patches
+    # touch (the pristine tree stays as it is; a copy of all of it took 18 s here).
+    pristine=$(ls -d "$top"/out/src/linux-source-*/ 2>/dev/null | grep -v '\.tmp/$' | tail -n 1)
+    if [ -n "$pristine" ]; then
+        mkdir -p "$tmp/base-$name"
+        sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$dir"/*.patch | sort -u >"$tmp/files"
+        (cd "$pristine" && xargs cp --parents -t "$tmp/base-$name" <"$tmp/files")
+        expect "series $name applies to $(basename "$pristine")" 0 "$top/kernel/apply-series.sh" "$dir" "$tmp/base-$name"
+        rm -rf "$tmp/base-$name"
+    else
+        echo "# series $name: no unpacked base under out/src (make kernel): applied only by the build"
+    fi
+done
+
 echo "kernel scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -64,6 +64,7 @@ expect 2 "rig known --nights 0" "$RIG" known --nights 0
 expect 2 "rig run --cycles 4294967297" "$RIG" run --board qemu --plan smoke --cycles 4294967297
 expect 2 "rig run --cycles ' 5'" "$RIG" run --board qemu --plan smoke --cycles ' 5'
 expect 2 "rig boot --timeout abc" "$RIG" boot --board qemu --timeout abc
+expect 2 "rig boot --kernel with no bzImage" "$RIG" boot --board qemu --kernel /nonexistent
 expect 2 "rig power --ms 1e3" "$RIG" power --board qemu --ms 1e3 press
 expect 2 "rig results --last -1" "$RIG" results --last -1
 expect 2 "rig bisect-sim --seed -1" "$RIG" bisect-sim --seed -1
@@ -71,6 +72,17 @@ expect 2 "rig bisect --bad-history 5/3" "$RIG" bisect --board qemu --plan smoke 
     --good HEAD~1 --bad HEAD --bad-history 5/3
 expect 2 "rig bisect --bad-history 3" "$RIG" bisect --board qemu --plan smoke --kernel-src . \
     --good HEAD~1 --bad HEAD --bad-history 3
+# a "billion laughs" board (10^9 nodes once its aliases are expanded) is refused at its first
+# alias, by file and line, before anything is parsed further: exit 2 within a second
+laughs=rig/tests/data/boards/billion-laughs.yaml
+start=$(date +%s%N)
+"$RIG" run --board "$laughs" --plan smoke >"$work/out" 2>"$work/err"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$rc" = 2 ] && [ "$ms" -lt 1000 ] && grep -q "^rig: $laughs:16: YAML alias \*l0: aliases are refused" "$work/err"; then
+    ok "rig run on a billion-laughs board: exit 2 in $ms ms"
+else
+    not_ok "rig run on a billion-laughs board: exit $rc in $ms ms, stderr '$(head -c 300 "$work/err")'"
+fi
 
 echo "cli commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -399,6 +399,7 @@ static const struct bad_case bad_cases[] = {
 	  "expected one of ipxe, pxelinux, extlinux, got \"grub\"" },
 	{ "deploy-command-no-run.yaml", "deploy.command.run", "required key missing" },
 	{ "deploy-tftp-no-kernel.yaml", "boot.kernel", "required key missing (deploy.backend tftp" },
+	{ "billion-laughs.yaml", "", "YAML alias *l0: aliases are refused" },
 };
 
 static void bad_board_fails_at_its_line(void **state)
@@ -484,6 +485,47 @@ static void nesting_within_limit_reaches_the_schema(void **state)
 	unlink(path);
 }
 
+/* An alias is refused at once whatever it expands to. Each use is decoded again: a 1 MB
+ * known-issues file of "- *i" lines, each a copy of one 100 KB entry, asked for 13 GB and ended
+ * "out of memory" after 5.9 s. Here 100 000 uses of one scalar: refused at the first, by line. */
+static void wide_alias_expansion_is_refused_at_once(void **state)
+{
+	struct board *board = NULL;
+	struct rig_err err = { 0 };
+	char path[64], want[128], head[128];
+	double start;
+
+	(void)state;
+	snprintf(head, sizeof(head), "name: wide\nsleep:\n  states:\n    - &s deep\n");
+	write_scratch(path, sizeof(path), head, "    - *s\n", 100000, "");
+	start = now_seconds();
+	assert_int_equal(board_load(path, &test_paths, &board, &err), -1);
+	assert_true(now_seconds() - start < 1.0);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+	snprintf(want, sizeof(want), "%s:5: YAML alias *s: aliases are refused", path);
+	assert_memory_equal(err.msg, want, strlen(want));
+	unlink(path);
+}
+
+/* An anchor no alias uses expands to nothing: the file loads as if it were not there, so the
+ * refusal above is the alias's, not the anchor's. */
+static void anchor_without_alias_loads(void **state)
+{
+	struct board *board = NULL;
+	struct rig_err err = { 0 };
+	char path[64];
+
+	(void)state;
+	write_scratch(path, sizeof(path), "name: &n anchored\nconsole: {transport: serial, "
+		      "path: /dev/ttyUSB0}\npower: {backend: gpiod, gpiod: {button: {chip: "
+		      "gpiochip0, offset: 17}}}\nsleep: {states: [deep], wake: &w [rtc]}\n", "", 0, "");
+	if (board_load(path, &test_paths, &board, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(board->name, "anchored");
+	board_free(board);
+	unlink(path);
+}
+
 /* A file over 1 MiB is refused by its size, before it is read. */
 static void oversized_file_is_refused(void **state)
 {
@@ -519,6 +561,8 @@ int main(void)
 		cmocka_unit_test(deep_nesting_is_refused_at_once),
 		cmocka_unit_test(nesting_within_limit_reaches_the_schema),
 		cmocka_unit_test(oversized_file_is_refused),
+		cmocka_unit_test(wide_alias_expansion_is_refused_at_once),
+		cmocka_unit_test(anchor_without_alias_loads),
 	};
 	enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
 	       N_BAD = sizeof(bad_cases) / sizeof(bad_cases[0]) };

@@ -117,6 +117,62 @@ static void test_first_byte_time_across_chunks(void **state)
 	collected_free(&c);
 }
 
+/* A line over LINEBUF_MAX is cut, and the cut is marked on both sides: the part before ends
+ * with LINEBUF_CUT_MARK, the rest starts with LINEBUF_CONT_MARK (it used to be split in two
+ * unmarked lines, which read as two lines the board printed). Fed in chunks that straddle the
+ * limit, as the console reads them. */
+static void test_long_line_is_cut_and_marked(void **state)
+{
+	struct collected c = { .n = 0 };
+	struct linebuf lb;
+	struct timespec now = { 1, 0 };
+	size_t total = LINEBUF_MAX + 10;
+	char *bytes = malloc(total + 1), *want = malloc(LINEBUF_MAX + sizeof(LINEBUF_CUT_MARK));
+
+	(void)state;
+	assert_non_null(bytes);
+	assert_non_null(want);
+	memset(bytes, 'x', total);
+	bytes[total] = '\n';
+	linebuf_init(&lb);
+	for (size_t at = 0; at <= total; at += 1000) {
+		size_t n = total + 1 - at < 1000 ? total + 1 - at : 1000;
+
+		assert_int_equal(linebuf_feed(&lb, bytes + at, n, &now, collect_physical, &c), 0);
+	}
+	assert_int_equal(c.n, 2);
+	memset(want, 'x', LINEBUF_MAX);
+	memcpy(want + LINEBUF_MAX, LINEBUF_CUT_MARK, sizeof(LINEBUF_CUT_MARK));
+	assert_string_equal(c.lines[0], want);
+	assert_string_equal(c.lines[1], LINEBUF_CONT_MARK "xxxxxxxxxx");
+	linebuf_free(&lb);
+	collected_free(&c);
+	free(bytes);
+	free(want);
+}
+
+/* Negative control: a line of exactly LINEBUF_MAX bytes is whole, and carries no mark. */
+static void test_line_at_the_limit_is_whole(void **state)
+{
+	struct collected c = { .n = 0 };
+	struct linebuf lb;
+	struct timespec now = { 1, 0 };
+	char *bytes = malloc(LINEBUF_MAX + 2);
+
+	(void)state;
+	assert_non_null(bytes);
+	memset(bytes, 'y', LINEBUF_MAX);
+	memcpy(bytes + LINEBUF_MAX, "\n", 2);
+	linebuf_init(&lb);
+	assert_int_equal(linebuf_feed(&lb, bytes, LINEBUF_MAX + 1, &now, collect_physical, &c), 0);
+	assert_int_equal(c.n, 1);
+	bytes[LINEBUF_MAX] = '\0';
+	assert_string_equal(c.lines[0], bytes);
+	linebuf_free(&lb);
+	collected_free(&c);
+	free(bytes);
+}
+
 static void test_ansi_strip(void **state)
 {
 	char out[128];
@@ -342,6 +398,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_terminators),
 		cmocka_unit_test(test_first_byte_time_across_chunks),
+		cmocka_unit_test(test_long_line_is_cut_and_marked),
+		cmocka_unit_test(test_line_at_the_limit_is_whole),
 		cmocka_unit_test(test_ansi_strip),
 		cmocka_unit_test(test_cursor_query_line),
 		cmocka_unit_test(test_kstamp),

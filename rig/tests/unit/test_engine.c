@@ -34,6 +34,7 @@
 #include "console/base64.h"
 #include "console/cksum.h"
 #include "engine/engine.h"
+#include "judge/budget.h"
 #include "config/known.h"
 #include "lava/cases.h"
 #include "lava/import.h"
@@ -692,6 +693,21 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
 				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'frozen_ms'"),
 			 (long long)((THAW_DONE_NS - FREEZE_NS) / 1000000));
+	/* Each cycle's time budget: every phase stored, known where the evidence shows it. The
+	 * fake sleeps FAKE_SLEEP_MS between its S3 lines, 1 ms apart in printk time; its result
+	 * line has no presync_ms, and the run's first boot is not cycle 0's reboot. */
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_phases p JOIN cycles c ON "
+				     "p.cycle_id = c.id WHERE c.run_id = %lld",
+				 (long long)r->totals.run_id), 2 * BUDGET_N);
+	assert_true(sql_int(r, "SELECT CAST(seconds * 1000 AS INTEGER) FROM cycle_phases p JOIN "
+			       "cycles c ON p.cycle_id = c.id WHERE c.idx = 0 AND phase = 'asleep'")
+		    >= FAKE_SLEEP_MS - 2);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_phases p JOIN cycles c ON "
+				     "p.cycle_id = c.id WHERE c.idx = 0 AND seconds IS NOT NULL AND "
+				     "phase IN ('collect', 'freeze_fs', 'device_suspend', 'resume')"), 4);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_phases p JOIN cycles c ON "
+				     "p.cycle_id = c.id WHERE c.idx = 0 AND seconds IS NULL AND "
+				     "phase IN ('presync', 'reboot')"), 2);
 }
 
 /* The kernel's identity: meta.json of the deployed build against what the board reports. */

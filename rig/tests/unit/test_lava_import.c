@@ -292,6 +292,22 @@ static void test_deep_log_line_is_refused(void **state)
 	assert_non_null(strstr(f->errout, want));
 }
 
+/* A results line whose fields are aliases of one large anchored value would copy it once per
+ * use: refused at the first alias, naming the line (LAVA writes no aliases). */
+static void test_alias_in_log_line_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], want[200];
+	const char *args[] = {"lava", "import", "--db", f->db, "--log", path, "--board", "qemu"};
+
+	write_log(f, path, sizeof(path), "{\"lvl\": \"info\", \"msg\": \"ok\"}\n"
+		  "{\"lvl\": \"results\", \"msg\": {\"case\": &c laugh, \"definition\": *c", "", 0,
+		  "}}\n");
+	assert_int_equal(run_lava(f, args, 8), 2);
+	snprintf(want, sizeof(want), "%s:2: YAML alias *c: aliases are refused", path);
+	assert_non_null(strstr(f->errout, want));
+}
+
 /* A log line over 1 MiB is no LAVA log line: refused by file and line, never parsed. */
 static void test_overlong_log_line_is_refused(void **state)
 {
@@ -522,6 +538,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_log_line_names_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_is_not_a_lava_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deep_log_line_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alias_in_log_line_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlong_log_line_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_oversized_files_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cycle_is_infra, setup, teardown),

@@ -122,11 +122,13 @@ static void test_bisect_errors(void **state)
 	assert_non_null(strstr(err.msg, "77"));
 }
 
-/* One cycle with a status, and optionally a verdict that failed on a known issue. */
-static void add_cycle(struct results_db *db, int64_t run, int idx, enum results_cycle_status status,
-		      bool known_failure)
+/* One cycle of a plan step (desc, NULL: none) at a knob value, with a status, and optionally a
+ * verdict that failed on a known issue. */
+static void add_step_cycle(struct results_db *db, int64_t run, int idx, const char *desc,
+			   enum results_knob ff, enum results_cycle_status status, bool known_failure)
 {
-	struct results_cycle_info info = { .idx = idx, .step_kind = "suspend" };
+	struct results_cycle_info info = { .idx = idx, .step_kind = "suspend", .step_desc = desc,
+					   .knob_freeze_filesystems = ff };
 	struct rig_err err = { 0 };
 	struct results_cycle *c = results_cycle_begin(run, &info, &err);
 
@@ -137,6 +139,13 @@ static void add_cycle(struct results_db *db, int64_t run, int idx, enum results_
 	results_cycle_end(c, status, 0, -1);
 	assert_int_equal(results_cycle_commit(db, c, NULL, &err), 0);
 	results_cycle_free(c);
+}
+
+/* One cycle with a status, and optionally a verdict that failed on a known issue. */
+static void add_cycle(struct results_db *db, int64_t run, int idx, enum results_cycle_status status,
+		      bool known_failure)
+{
+	add_step_cycle(db, run, idx, NULL, RESULTS_KNOB_UNKNOWN, status, known_failure);
 }
 
 /* A run's cycles as bisect evidence, in cycle order, known issues counted only on request. */
@@ -166,12 +175,85 @@ static void test_run_outcomes(void **state)
 	assert_int_equal(err.class, RIG_EXIT_INFRA);
 }
 
+static int64_t add_run(struct results_db *db, const char *board, const char *sha, const char *meta)
+{
+	struct results_run_info info = { .board = board, .kernel_sha = sha, .kernel_meta = meta,
+					 .kernel_version = "7.3.4-abc" };
+	struct rig_err err = { 0 };
+	int64_t id = 0;
+
+	assert_int_equal(results_run_begin(db, &info, &id, &err), 0);
+	return id;
+}
+
+#define BAD_SHA "1111111111111111111111111111111111111111"
+#define DEEP "suspend deep wake=rtc 2s"
+
+/* The bad kernel's cycles on this board, at this plan's steps and knobs, are its history; other
+ * kernels, boards, steps, knobs, series builds and unusable cycles are not. */
+static void test_bad_history(void **state)
+{
+	struct fixture *f = *state;
+	const struct results_history_step steps[] = { { DEEP, RESULTS_KNOB_ON, RESULTS_KNOB_UNKNOWN } };
+	struct results_history_query q = { .board = "qemu", .kernel_sha = BAD_SHA, .steps = steps,
+					   .n_steps = 1 };
+	struct results_history h;
+	struct rig_err err = { 0 };
+	int64_t first = add_run(f->db, "qemu", BAD_SHA, NULL);
+	int64_t other_kernel = add_run(f->db, "qemu", "2222222222222222222222222222222222222222", NULL);
+	int64_t other_board = add_run(f->db, "laptop", BAD_SHA, NULL);
+	int64_t series = add_run(f->db, "qemu", BAD_SHA, "{\"series\": \"/tmp/faults\"}");
+	int64_t second = add_run(f->db, "qemu", BAD_SHA, "{\"series\": null}");
+
+	add_step_cycle(f->db, first, 0, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_FAIL, false);
+	add_step_cycle(f->db, first, 1, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_PASS, false);
+	add_step_cycle(f->db, first, 2, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_PASS, true);
+	add_step_cycle(f->db, first, 3, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_INFRA, false);
+	add_step_cycle(f->db, first, 4, DEEP, RESULTS_KNOB_OFF, RESULTS_CYCLE_FAIL, false);
+	add_step_cycle(f->db, first, 5, "hibernate", RESULTS_KNOB_ON, RESULTS_CYCLE_FAIL, false);
+	add_step_cycle(f->db, second, 0, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_HANG, false);
+	add_step_cycle(f->db, second, 1, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_PASS, false);
+	for (int i = 0; i < 3; i++) {
+		add_step_cycle(f->db, other_kernel, i, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_FAIL, false);
+		add_step_cycle(f->db, other_board, i, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_FAIL, false);
+		add_step_cycle(f->db, series, i, DEEP, RESULTS_KNOB_ON, RESULTS_CYCLE_FAIL, false);
+	}
+
+	assert_int_equal(results_bad_history(f->db, &q, &h, &err), 0);
+	assert_int_equal(h.cycles, 5);
+	assert_int_equal(h.fails, 2);
+	assert_int_equal(h.n_runs, 2);
+	assert_int_equal(h.runs[0], second);
+	assert_int_equal(h.runs[1], first);
+	assert_string_equal(h.kernel_version, "7.3.4-abc");
+	q.known_fails = true;      /* bisecting the known issue itself */
+	assert_int_equal(results_bad_history(f->db, &q, &h, &err), 0);
+	assert_int_equal(h.cycles, 5);
+	assert_int_equal(h.fails, 3);
+	/* a plan that leaves the knob alone takes the knob-0 cycle too */
+	const struct results_history_step any[] = { { DEEP, RESULTS_KNOB_UNKNOWN, RESULTS_KNOB_UNKNOWN } };
+	q.steps = any;
+	q.known_fails = false;
+	assert_int_equal(results_bad_history(f->db, &q, &h, &err), 0);
+	assert_int_equal(h.cycles, 6);
+	assert_int_equal(h.fails, 3);
+	q.kernel_sha = "3333333333333333333333333333333333333333";
+	assert_int_equal(results_bad_history(f->db, &q, &h, &err), 0);
+	assert_int_equal(h.cycles, 0);
+	assert_int_equal(h.n_runs, 0);
+	assert_string_equal(h.kernel_version, "");
+	q.board = NULL;
+	assert_int_equal(results_bad_history(f->db, &q, &h, &err), -1);
+	assert_int_equal(err.class, RIG_EXIT_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bisect_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bisect_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_outcomes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_history, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include <ftw.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,86 @@ static void test_text_tables_are_aligned_and_clean(void **state)
 	assert_column_aligned(strstr(f->out, "verdicts:"), "CYCLE  ", "VERDICT");
 }
 
+/* One cycle's time budget: asleep, resume, thaw seconds (NAN: unknown). */
+static void add_budget_cycle(struct results_db *db, int64_t run, int idx, double asleep,
+			     double resume, double thaw)
+{
+	struct results_cycle_info info = { .idx = idx, .step_kind = "suspend" };
+	struct rig_err err = { 0 };
+	struct results_cycle *c = results_cycle_begin(run, &info, &err);
+
+	assert_non_null(c);
+	assert_int_equal(results_cycle_add_phase(c, "asleep", asleep, &err), 0);
+	assert_int_equal(results_cycle_add_phase(c, "resume", resume, &err), 0);
+	assert_int_equal(results_cycle_add_phase(c, "thaw", thaw, &err), 0);
+	assert_int_equal(results_cycle_add_phase(c, "thaw", -1.0, &err), -1);   /* never negative */
+	results_cycle_end(c, RESULTS_CYCLE_PASS, 0, -1);
+	assert_int_equal(results_cycle_commit(db, c, NULL, &err), 0);
+	results_cycle_free(c);
+}
+
+static json_t *budget_row(json_t *run, const char *phase)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "time_budget"), i, row)
+		if (strcmp(json_string_value(json_object_get(row, "phase")), phase) == 0)
+			return row;
+	fail_msg("no time budget row for %s", phase);
+	return NULL;
+}
+
+static double number(json_t *row, const char *key)
+{
+	assert_true(json_is_number(json_object_get(row, key)));
+	return json_number_value(json_object_get(row, key));
+}
+
+/* The run's time budget: per phase total, mean, max and slowest cycle over the cycles that
+ * showed the phase; an unknown phase is counted as unknown, not averaged as 0 (resume's mean is
+ * 0.25, not 0.5/3), and shown as "?" per cycle. */
+static void test_time_budget(void **state)
+{
+	struct fixture *f = *state;
+	struct results_run_info info = { .board = "qemu", .plan = "nightly" };
+	struct results_db *db = NULL;
+	struct rig_err err = { 0 };
+	int64_t run;
+	char id[32];
+	json_t *doc, *r;
+
+	assert_int_equal(results_open(f->path, RESULTS_OPEN_CREATE, &db, &err), 0);
+	assert_int_equal(results_run_begin(db, &info, &run, &err), 0);
+	add_budget_cycle(db, run, 0, 5.0, 0.2, NAN);
+	add_budget_cycle(db, run, 1, 6.5, NAN, 0.01);
+	add_budget_cycle(db, run, 2, 5.5, 0.3, 0.02);
+	results_close(db);
+	snprintf(id, sizeof(id), "%lld", (long long)run);
+	assert_int_equal(run_cli(f, "--db", f->path, "--json", "--run", id, NULL), 0);
+	doc = json_loads(f->out, 0, NULL);
+	assert_non_null(doc);
+	r = json_object_get(doc, "run");
+	assert_int_equal(json_array_size(json_object_get(r, "time_budget")), 3);
+	assert_true(fabs(number(budget_row(r, "asleep"), "total_s") - 17.0) < 1e-9);
+	assert_true(fabs(number(budget_row(r, "asleep"), "max_s") - 6.5) < 1e-9);
+	assert_int_equal(number(budget_row(r, "asleep"), "slowest_cycle"), 1);
+	assert_int_equal(number(budget_row(r, "resume"), "cycles_known"), 2);
+	assert_int_equal(number(budget_row(r, "resume"), "cycles_unknown"), 1);
+	assert_true(fabs(number(budget_row(r, "resume"), "mean_s") - 0.25) < 1e-9);
+	assert_int_equal(number(budget_row(r, "resume"), "slowest_cycle"), 2);
+	assert_int_equal(number(budget_row(r, "thaw"), "slowest_cycle"), 2);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(r, "cycles"), 1), "phases"), 1), "seconds")));
+	json_decref(doc);
+
+	assert_int_equal(run_cli(f, "--db", f->path, "--run", id, NULL), 0);
+	assert_non_null(strstr(f->out, "time budget (seconds per phase"));
+	assert_non_null(strstr(f->out, "resume  2       1        0.500    0.250"));
+	assert_non_null(strstr(f->out, "1      6.500   ?"));      /* cycle 1: asleep, resume unknown */
+	assert_column_aligned(strstr(f->out, "time budget per cycle"), "CYCLE  ", "asleep");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +330,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_list_parses_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_run_detail_parses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_run_is_usage_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_tables_are_aligned_and_clean, setup,
 						teardown),
 	};

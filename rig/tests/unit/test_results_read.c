@@ -15,7 +15,10 @@
 
 #include "results/bisects.h"
 #include "results/db.h"
+#include "results/query.h"
 #include "results/read.h"
+
+#include <sqlite3.h>
 
 struct fixture {
 	char dir[64], path[128];
@@ -50,6 +53,8 @@ static int64_t add_run(struct results_db *db, const char *board, double started,
 									   : RESULTS_VERDICT_PASS,
 					       idx == 0 ? known_on_cycle0 : NULL, "detail", &err), &err);
 		must(results_cycle_add_measurement(c, "stall_ms", "nvme-ext4", 10.0 + idx, "ms", &err), &err);
+		must(results_cycle_add_phase(c, "asleep", 5.0 + idx, &err), &err);
+		must(results_cycle_add_phase(c, "resume", idx ? NAN : 0.25, &err), &err);
 		results_cycle_end(c, idx == 1 && status == RESULTS_RUN_FAIL ? RESULTS_CYCLE_FAIL
 									   : RESULTS_CYCLE_PASS, 0, -1);
 		must(results_cycle_commit(db, c, NULL, &err), &err);
@@ -354,6 +359,50 @@ static void read_mode_refuses_and_never_writes(void **state)
 	results_close(db);
 }
 
+/* The time budget's cursor: phases as measurement rows, an unknown one NAN (not 0); a database
+ * of schema 3 (no cycle_phases; a reader never migrates it) has none, and rig results' run query
+ * an empty time budget, instead of failing. */
+static void phases_cursor_and_older_schema(void **state)
+{
+	struct fixture *f = *state;
+	struct results_db *db = reader(f);
+	struct rig_err err = { 0 };
+	struct results_cursor *c;
+	struct results_measurement_row row;
+	int n = 0, unknown = 0;
+	json_t *run;
+	sqlite3 *h;
+
+	must(results_cursor_open(db, RESULTS_DETAIL_PHASES, &c, &err), &err);
+	for (; results_cursor_run(c) != INT64_MAX; n++) {
+		results_cursor_measurement(c, &row);
+		assert_string_equal(row.unit, "s");
+		if (strcmp(row.name, "resume") == 0 && row.cycle_idx == 1)
+			unknown += isnan(row.value);
+		else
+			assert_false(isnan(row.value));
+		must(results_cursor_next(c, &err), &err);
+	}
+	results_cursor_close(c);
+	results_close(db);
+	assert_int_equal(n, 3 * 2 * 2);
+	assert_int_equal(unknown, 3);
+
+	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "DROP TABLE cycle_phases; PRAGMA user_version = 3", NULL, NULL,
+				      NULL), SQLITE_OK);
+	sqlite3_close(h);
+	db = reader(f);
+	must(results_cursor_open(db, RESULTS_DETAIL_PHASES, &c, &err), &err);
+	assert_true(results_cursor_run(c) == INT64_MAX);
+	results_cursor_close(c);
+	must(results_query_run(db, f->run_b, &run, &err), &err);
+	assert_int_equal(json_array_size(json_object_get(run, "time_budget")), 0);
+	assert_null(json_object_get(json_array_get(json_object_get(run, "cycles"), 0), "phases"));
+	json_decref(run);
+	results_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +412,7 @@ int main(void)
 		cmocka_unit_test(known_history),
 		cmocka_unit_test(bisects_read_back),
 		cmocka_unit_test(read_mode_refuses_and_never_writes),
+		cmocka_unit_test_setup_teardown(phases_cursor_and_older_schema, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
