@@ -487,12 +487,12 @@ journal_verify() {
         case $f in *'~')
             if [ "$(stat -c %Z "$f")" -ge "$2" ]; then renamed=$((renamed + 1)); else set_aside_before=1; fi ;;
         esac
-        journalctl --verify --file="$f" >/dev/null 2>&1 && continue
+        verify_out=$(journalctl --verify --file="$f" 2>&1) && continue
         if [ $set_aside_before = 1 ]; then
             earlier=$((earlier + 1))
         else
             bad=$((bad + 1))
-            fails="$fails$(journalctl --verify --file="$f" 2>&1 | grep -m1 '^FAIL' || echo "FAIL: $f")
+            fails="$fails$(echo "$verify_out" | grep -m1 '^FAIL' || echo "FAIL: $f")
 "
         fi
     done
