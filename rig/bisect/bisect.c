@@ -94,6 +94,15 @@ int bisect_set_fail_rate(struct bisect *b, double p)
 	return 0;
 }
 
+int bisect_set_stop_fail_rate(struct bisect *b, double p)
+{
+	if (!b || !(p > 0.0 && p <= 1.0))
+		return -1;
+	b->stop_p = p;
+	bisect_update_posterior(b);
+	return 0;
+}
+
 int bisect_set_endpoint_fails(struct bisect *b, int fails)
 {
 	if (!b || fails < 0)
@@ -150,7 +159,8 @@ int bisect_commits(const struct bisect *b)
 
 /* Culprits c and c+1 differ only in commit c's behaviour, so an untestable commit c can never
  * separate them: a run of skipped commits plus the next commit forms one indistinguishable range.
- * Its mass is the smaller of the marginal and the low-p posterior (see model.h). */
+ * Its mass is the smaller of the marginal and the low-p posterior (see model.h); with a stopping
+ * p told (stop_p), that posterior's alone. */
 static void range_at(const struct bisect *b, int start, int *last, double *mass)
 {
 	int end = start;
@@ -161,7 +171,7 @@ static void range_at(const struct bisect *b, int start, int *last, double *mass)
 		sum_low += b->post_low[end];
 	}
 	*last = end;
-	*mass = sum < sum_low ? sum : sum_low;
+	*mass = b->stop_p > 0.0 || sum_low < sum ? sum_low : sum;
 }
 
 bool bisect_out_of_cycles(const struct bisect *b)

@@ -41,6 +41,12 @@ int bisect_set_max_cycles(struct bisect *b, int max_cycles);
 int bisect_set_fail_rate_prior(struct bisect *b, double alpha, double beta);
 /* Pin p to a known value in (0, 1] instead of estimating it (p = 1: deterministic failure). */
 int bisect_set_fail_rate(struct bisect *b, double p);
+/*
+ * Measurement only (rig bisect-sim --stop-known-p): p is still estimated for choosing the next
+ * commit, but the search stops on the posterior with p pinned at this value in (0, 1]. With the
+ * true p it measures how far a better stopping rule alone could go (rig/doc/bisect.md).
+ */
+int bisect_set_stop_fail_rate(struct bisect *b, double p);
 
 /*
  * Search a commit graph instead of a line (merges included): commits stay 0..n-1 in a

@@ -52,6 +52,9 @@ struct bisect {
 	 * lucky streaks that make p look higher than it is. */
 	double *post_low;
 	double p_low;
+	/* > 0: the stopping posterior (post_low) is computed at this p, told by the simulator, and
+	 * the marginal no longer counts for stopping (bisect_set_stop_fail_rate: a bound). */
+	double stop_p;
 
 	/* The commit graph (graph.c); NULL when the commits are a line, where culprit c makes
 	 * exactly c..n-1 bad. Otherwise row i (words 64-bit words) is the set of culprits that make

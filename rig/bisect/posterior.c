@@ -57,11 +57,18 @@ static double weighted_log(int count, double log_x)
 }
 
 /* log P(observations | culprit in this segment, p = grid_p[k]) + log prior(p). */
-static double segment_log_lik(const struct bisect *b, const struct bisect_sides *s, int k)
+/* log P(observations | culprit in this segment, p), from log p and log(1 - p). */
+static double segment_log_lik_at(const struct bisect *b, const struct bisect_sides *s,
+				 double log_p, double log_1mp)
 {
 	return weighted_log(s->good_fails, b->log_q) + weighted_log(s->good_passes, b->log_1mq) +
-	       b->grid_log_prior[k] + weighted_log(s->bad_fails, b->grid_log_p[k]) +
-	       weighted_log(s->bad_passes, b->grid_log_1mp[k]);
+	       weighted_log(s->bad_fails, log_p) + weighted_log(s->bad_passes, log_1mp);
+}
+
+static double segment_log_lik(const struct bisect *b, const struct bisect_sides *s, int k)
+{
+	return segment_log_lik_at(b, s, b->grid_log_p[k], b->grid_log_1mp[k]) +
+	       b->grid_log_prior[k];
 }
 
 /* p's marginal posterior, unnormalised: weight[k] * exp(scale). */
@@ -197,14 +204,17 @@ static int low_quantile_index(const struct bisect *b, const struct p_marginal *m
 	return b->grid_len - 1;
 }
 
-static void update_low_p_posterior(struct bisect *b, int k)
+/* post_low: the posterior with p pinned at p_low. */
+static void update_low_p_posterior(struct bisect *b, double p_low)
 {
 	double top = -INFINITY;
+	double log_p = log(p_low), log_1mp = log1p(-p_low);
 
-	b->p_low = b->grid_p[k];
+	b->p_low = p_low;
 	for (int start = 1; start < b->n; start = b->seg_end[start] + 1) {
 		int len = b->seg_end[start] - start + 1;
-		b->seg_log[start] = segment_log_lik(b, &b->seg_sides[start], k) + log((double)len);
+		b->seg_log[start] = segment_log_lik_at(b, &b->seg_sides[start], log_p, log_1mp) +
+				    log((double)len);
 		top = b->seg_log[start] > top ? b->seg_log[start] : top;
 	}
 	spread_segments(b, top, b->post_low);
@@ -229,5 +239,8 @@ void bisect_update_posterior(struct bisect *b)
 	b->fail_rate = 0.0;
 	for (int c = 1; c < b->n; c++)
 		b->fail_rate += b->post[c] * b->mean_p[c];
-	update_low_p_posterior(b, low_quantile_index(b, &marginal));
+	if (b->stop_p > 0.0)
+		update_low_p_posterior(b, b->stop_p < FIXED_P_TOP ? b->stop_p : FIXED_P_TOP);
+	else
+		update_low_p_posterior(b, b->grid_p[low_quantile_index(b, &marginal)]);
 }

@@ -52,6 +52,8 @@ static int configure_search(struct bisect *b, const struct bisect_sim_params *pa
 	if (params->known_p &&
 	    (bisect_set_fail_rate(b, params->p) < 0 || bisect_set_endpoint_fails(b, 0) < 0))
 		return -1;
+	if (params->stop_known_p && bisect_set_stop_fail_rate(b, params->p) < 0)
+		return -1;
 	return 0;
 }
 

@@ -26,6 +26,8 @@ struct bisect_sim_params {
 	double confidence;
 	int max_cycles;          /* per bisection; 0 = 1000 */
 	bool known_p;            /* tell the search p instead of letting it estimate p */
+	bool stop_known_p;       /* estimate p for choosing, but stop on the posterior at the true p
+				  * (a bound on what any stopping rule could save; not a method) */
 	int detect_cycles;       /* cycles of the bad endpoint already run (the run that found the
 				  * regression): fed to the search first, not counted as its cycles */
 	int trials;

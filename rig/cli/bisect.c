@@ -46,6 +46,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char sim_usage_text[] =
 	"usage: rig bisect-sim [--commits N] [--p P] [--q Q] [--trials T] [--seed S]\n"
 	"                      [--confidence C] [--max-cycles M] [--max-tries N] [--detect-cycles D]\n"
+	"                      [--stop-known-p]\n"
 	"\n"
 	"Simulated bisections of a flaky failure: the rig's flake-aware search against repeat-N\n"
 	"bisection (ktest's BISECT_TRIES). Without --commits or --p, a table over commits\n"
@@ -61,6 +62,8 @@ static const char sim_usage_text[] =
 	"  --max-cycles M     cycle budget per bisection (default 0: 1000)\n"
 	"  --max-tries N      largest repeat count tried for repeat-N (default 100)\n"
 	"  --detect-cycles D  free cycles of the bad endpoint to estimate p (default 0)\n"
+	"  --stop-known-p     FA stops on the posterior at the true p (still estimating p to\n"
+	"                     choose): a bound for stopping rules, not a method\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"exit status: 0 done, 2 bad usage, 3 the simulation failed.\n";
@@ -84,6 +87,7 @@ static int apply_option(struct sim_options *o, int opt, const char *arg)
 	case 'm': return parse_int(arg, 0, &p->max_cycles);
 	case 'N': return parse_int(arg, 1, &o->max_tries);
 	case 'd': return parse_int(arg, 0, &p->detect_cycles);
+	case 'k': p->stop_known_p = true; return 0;
 	default: return -1;
 	}
 }
@@ -100,6 +104,7 @@ static int parse_sim_options(int argc, char **argv, struct sim_options *o)
 		{ "max-cycles", required_argument, NULL, 'm' },
 		{ "max-tries", required_argument, NULL, 'N' },
 		{ "detect-cycles", required_argument, NULL, 'd' },
+		{ "stop-known-p", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -133,6 +138,7 @@ static int simulate_row(const struct sim_options *o, struct sim_row *row)
 	struct bisect_sim_params known = o->params;
 
 	known.known_p = true;
+	known.stop_known_p = false;
 	known.detect_cycles = 0;
 	if (bisect_sim_flake_aware(&o->params, &row->unknown_p) < 0 ||
 	    bisect_sim_flake_aware(&known, &row->known_p) < 0)
@@ -147,8 +153,8 @@ static void print_header(const struct sim_options *o)
 	const struct bisect_sim_params *p = &o->params;
 	printf("# flake-aware (FA) vs repeat-N bisect (ktest BISECT_TRIES): q=%.3f confidence=%.2f "
 	       "trials=%d seed=%llu\n", p->q, p->confidence, p->trials, (unsigned long long)p->seed);
-	printf("# FA: p estimated by the search (%d free cycles of the bad endpoint first); FAk: told p\n",
-	       p->detect_cycles);
+	printf("# FA: p estimated by the search (%d free cycles of the bad endpoint first)%s; FAk: told p\n",
+	       p->detect_cycles, p->stop_known_p ? ", stopping told p (a bound)" : "");
 	printf("# N: smallest repeat count reaching %.0f%% accuracy ('*': none up to %d, best shown)\n",
 	       TARGET_ACCURACY * 100, o->max_tries);
 	printf("# ratio: FA mean cycles / RN mean cycles (ratiok: FAk's); '-' when RN missed %.0f%%\n",

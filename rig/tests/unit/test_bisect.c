@@ -52,6 +52,8 @@ static void test_rejects_bad_arguments(void **state)
 	assert_int_equal(bisect_set_fail_rate_prior(b, 0.0, 1.0), -1);
 	assert_int_equal(bisect_set_max_cycles(b, -1), -1);
 	assert_int_equal(bisect_set_endpoint_fails(b, -1), -1);
+	assert_int_equal(bisect_set_stop_fail_rate(b, 0.0), -1);
+	assert_int_equal(bisect_set_stop_fail_rate(b, 1.5), -1);
 	assert_int_equal(bisect_cycles(b), 0);
 	bisect_free(b);
 }
@@ -260,6 +262,33 @@ static void test_endpoint_is_confirmed_first(void **state)
 }
 
 /* Same seed, same observations, same answers. */
+/* The simulator's bound (--stop-known-p): the same observations stop or not depending only on
+ * the p the stopping rule is told. Commit 2 failed once, commit 1 passed three times: at p near 1
+ * three passes clear commit 1 (culprit 2 holds ~1), at p = 0.1 they are weak (0.9^3 = 0.73, so
+ * culprit 2 holds 1 / 1.73 = 0.58) and the search goes on; estimating p it goes on as well. */
+static void test_stop_fail_rate_decides_stopping(void **state)
+{
+	(void)state;
+	double told[] = { 0.999, 0.1, 0.0 };   /* 0: not told, p estimated */
+	enum bisect_status want[] = { BISECT_FOUND, BISECT_RUNNING, BISECT_RUNNING };
+	for (int t = 0; t < 3; t++) {
+		struct bisect *b = bisect_new(3, 0.95, 0.0);
+		assert_non_null(b);
+		if (told[t] > 0.0)
+			assert_int_equal(bisect_set_stop_fail_rate(b, told[t]), 0);
+		assert_int_equal(bisect_observe(b, 2, true), 0);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(bisect_observe(b, 1, false), 0);
+		int idx;
+		double conf;
+		assert_int_equal(bisect_result(b, &idx, &conf), want[t]);
+		assert_int_equal(idx, 2);
+		if (told[t] == 0.1)
+			assert_float_equal(conf, 1.0 / (1.0 + pow(0.9, 3)), 1e-6);
+		bisect_free(b);
+	}
+}
+
 static void test_deterministic_with_seed(void **state)
 {
 	(void)state;
@@ -290,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_max_cycles_gives_inconclusive_top3),
 		cmocka_unit_test(test_top_never_exceeds_candidates),
 		cmocka_unit_test(test_endpoint_is_confirmed_first),
+		cmocka_unit_test(test_stop_fail_rate_decides_stopping),
 		cmocka_unit_test(test_deterministic_with_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,45 @@ static void test_flake_aware_accuracy_p03(void **state)
 	print_message("flake-aware n=64 p=0.3 q=0.01: accuracy %.3f, mean cycles %.1f, inconclusive %d\n",
 		      s.accuracy, s.mean_cycles, s.inconclusive);
 	assert_true(s.accuracy >= 0.95);
+	/* Measured 74.2 (rig/doc/bisect.md): a slower search fails here, not only a wrong one. */
+	assert_true(s.mean_cycles <= 76.0);
+}
+
+/* Issue 23 part 3 at q = 0, n = 64, p = 0.3 over 1,000 bisections with the doc's seed: repeat-N
+ * tuned with the true p, against the search estimating p. The <= 0.85x goal at >= 0.95 accuracy
+ * is met when the search is fed 200 earlier cycles of the bad commit (--bad-history); from its
+ * own cycles it is not (1.31x), and not even when told p for its stopping decision (0.92x: a
+ * bound on what any stopping rule could save). Both gaps are asserted, so that closing one shows
+ * here and rig/doc/bisect.md is updated with it. */
+static double cycles_ratio(const struct bisect_sim_params *params, const struct bisect_sim_stats *rn)
+{
+	struct bisect_sim_stats fa;
+	assert_int_equal(bisect_sim_flake_aware(params, &fa), 0);
+	print_message("flake-aware q=0 detect=%d stop-known-p=%d: accuracy %.3f, %.1f cycles, %.2fx\n",
+		      params->detect_cycles, params->stop_known_p, fa.accuracy, fa.mean_cycles,
+		      fa.mean_cycles / rn->mean_cycles);
+	assert_true(fa.accuracy >= 0.95);
+	return fa.mean_cycles / rn->mean_cycles;
+}
+
+static void test_goal_085_repeat_n_q0(void **state)
+{
+	(void)state;
+	struct bisect_sim_params params = { .commits = 64, .p = 0.3, .q = 0.0, .confidence = 0.95,
+		.trials = 1000, .seed = 1 };
+	struct bisect_sim_stats rn;
+	bool reached = false;
+	assert_int_equal(bisect_sim_find_tries(&params, 0.95, 40, &rn, &reached), 12);
+	assert_true(reached);
+	print_message("repeat-N q=0: N=12, accuracy %.3f, %.1f cycles\n", rn.accuracy, rn.mean_cycles);
+
+	double scratch = cycles_ratio(&params, &rn);
+	assert_true(scratch > 0.85 && scratch <= 1.35);
+	params.stop_known_p = true;
+	assert_true(cycles_ratio(&params, &rn) > 0.85);
+	params.stop_known_p = false;
+	params.detect_cycles = 200;
+	assert_true(cycles_ratio(&params, &rn) <= 0.85);
 }
 
 /* Same trial index, same culprit, whichever method runs it. */
@@ -163,7 +202,10 @@ static void test_cmd_bisect_sim(void **state)
 			    "--seed", "9", "--max-tries", "3", NULL };
 	char *bad_p[] = { "bisect-sim", "--p", "1.5", NULL };
 	char *stray[] = { "bisect-sim", "extra", NULL };
+	char *bound[] = { "bisect-sim", "--commits", "16", "--p", "0.5", "--q", "0", "--trials", "5",
+			  "--max-tries", "3", "--stop-known-p", NULL };
 	assert_int_equal(cmd_bisect_sim(13, one_row), RIG_EXIT_PASS);
+	assert_int_equal(cmd_bisect_sim(12, bound), RIG_EXIT_PASS);
 	assert_int_equal(cmd_bisect_sim(3, bad_p), RIG_EXIT_USAGE);
 	assert_int_equal(cmd_bisect_sim(2, stray), RIG_EXIT_USAGE);
 }
@@ -181,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_sim_rejects_bad_params),
 		cmocka_unit_test(test_cmd_bisect_sim),
 		cmocka_unit_test(test_flake_aware_accuracy_p03),
+		cmocka_unit_test(test_goal_085_repeat_n_q0),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
