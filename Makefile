@@ -208,7 +208,6 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash tests/lint/check-conditions.sh
 	bash workloads/tests/rig-dut-journald.sh
 	bash workloads/tests/rig-dut-names.sh
-	bash tests/image/stacks.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh

@@ -16,7 +16,7 @@ loop-ext4  ext4  /mnt/sata-xfs/loop-ext4.img /mnt/loop-ext4
 # Filesystems on the board's stacks and overlays, which the rig puts on the kernel command line
 # (rig.fs.NAME=TYPE:DEVICE:MOUNT, rig/config/board_stacks.h): after those above, in the board
 # file's order, so that each comes after the filesystems it lies on.
-for rig_word in $(cat "${RIG_CMDLINE:-/proc/cmdline}" 2>/dev/null); do
+for rig_word in $(cat /proc/cmdline 2>/dev/null); do
     case $rig_word in rig.fs.*=*:*:*) ;; *) continue ;; esac
     rig_name=${rig_word#rig.fs.}; rig_name=${rig_name%%=*}
     RIG_FILESYSTEMS="$RIG_FILESYSTEMS$rig_name $(echo "${rig_word#*=}" | tr ':' ' ')
@@ -32,7 +32,7 @@ unset rig_word rig_name
 # probing, while a partition number never moves.
 layout_partition() {
     rig_parts=""
-    for rig_word in $(cat "${RIG_CMDLINE:-/proc/cmdline}" 2>/dev/null); do
+    for rig_word in $(cat /proc/cmdline 2>/dev/null); do
         case $rig_word in "rig.parts.${1#/dev/}="*) rig_parts=${rig_word#*=} ;; esac
     done
     if [ -n "$rig_parts" ]; then

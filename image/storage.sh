@@ -4,8 +4,6 @@
 # the kernel's.
 
 say() { echo "rig-init: $*"; }
-# The kernel command line is read from RIG_CMDLINE when set (tests/image/stacks.sh), else
-# /proc/cmdline; qemu-layout.sh reads it the same way.
 
 wait_for_block() {
     tries=0
@@ -31,7 +29,7 @@ mkfs_for() {
 # without telling the drive: the kernel then sends it no flush at all, not even when it
 # suspends (a negative control for drives with volatile caches, boards/README.md).
 apply_cache_types() {
-    for word in $(cat "${RIG_CMDLINE:-/proc/cmdline}"); do
+    for word in $(cat /proc/cmdline); do
         case $word in rig.cache_type.*=*) ;; *) continue ;; esac
         disk=${word#rig.cache_type.}; disk=${disk%%=*}
         value=$(echo "${word#*=}" | tr _ ' ')
@@ -49,7 +47,7 @@ apply_cache_types() {
 # mount_options NAME: the board's options for filesystem NAME (filesystems[].options in the board
 # file; the rig passes them as rig.mountopts.NAME=OPTIONS on the kernel command line), or nothing.
 mount_options() {
-    for word in $(cat "${RIG_CMDLINE:-/proc/cmdline}"); do
+    for word in $(cat /proc/cmdline); do
         case $word in "rig.mountopts.$1="*) echo "${word#*=}"; return 0 ;; esac
     done
 }
@@ -107,14 +105,14 @@ stack_raid1() {   # MD DEVS
         mdadm --create "/dev/$1" --run --level=1 --raid-devices=2 --metadata=1.2 \
             --bitmap=internal --assume-clean $devs || return 1
     fi
-    say "raid1 $1: $(cat "/sys/block/$1/md/array_state" 2>/dev/null) $(grep "^$1 " /proc/mdstat 2>/dev/null)"
+    say "raid1 $1: $(cat "/sys/block/$1/md/array_state" 2>/dev/null) $(grep "^$1 " /proc/mdstat)"
 }
 
 build_stacks() {
     export DM_DISABLE_UDEV=1
     export LVM_SUPPRESS_FD_WARNINGS=1    # /init's console and pipes are not lvm's business
     mkdir -p /run/cryptsetup /run/lock/lvm
-    for word in $(cat "${RIG_CMDLINE:-/proc/cmdline}"); do
+    for word in $(cat /proc/cmdline); do
         case $word in rig.stack.*=*) ;; *) continue ;; esac
         name=${word#rig.stack.}; name=${name%%=*}
         spec=${word#*=}
