@@ -182,21 +182,6 @@ void ev_parse_fsck(const char *const *lines, size_t n, struct ev_fsck *out)
 	}
 }
 
-void ev_apply_fs_ids(const char *const *lines, size_t n, struct board *b)
-{
-	char name[64], sid[sizeof(b->filesystems[0].sid)];
-
-	for (size_t i = 0; i < b->n_filesystems; i++)
-		b->filesystems[i].sid[0] = '\0';    /* a filesystem not mounted this boot has none */
-	for (size_t l = 0; l < n; l++) {
-		if (!kv_get(lines[l], "fs", name, sizeof(name)) || !kv_get(lines[l], "sid", sid, sizeof(sid)))
-			continue;
-		for (size_t i = 0; i < b->n_filesystems; i++)
-			if (strcmp(b->filesystems[i].name, name) == 0)
-				snprintf(b->filesystems[i].sid, sizeof(b->filesystems[i].sid), "%s", sid);
-	}
-}
-
 void ev_writer_fs(const char *id, char *fs, size_t size)
 {
 	const char *dash = strrchr(id, '-');

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/board.h"
 #include "judge/window.h"
 #include "lib/journal_verify.h"
 #include "lib/telemetry.h"
@@ -140,10 +139,6 @@ struct ev_fsck {
 };
 
 void ev_parse_fsck(const char *const *lines, size_t n, struct ev_fsck *out);
-
-/* rig-dut fs-ids: "fs=NAME sid=SID" lines into the board's filesystems' sid (each reset first:
- * one not named was not mounted this boot); names the board does not have are ignored. */
-void ev_apply_fs_ids(const char *const *lines, size_t n, struct board *b);
 
 /* Writer ids are "<filesystem>-<mode><gen>": the filesystem is everything before the last dash. */
 void ev_writer_fs(const char *id, char *fs, size_t size);

@@ -1,8 +1,7 @@
 /* The stack graph of a board's filesystems (judge/stack.h) and the order verdict on it
  * (judge/stack_order.h): every filesystem freezes before the filesystems beneath it, and all
  * thaw. Negative controls: a filesystem frozen after one beneath it fails, naming both; so does
- * one never thawed, and a hang with stacked filesystems mounted. The board's s_ids from rig-dut
- * fs-ids (judge/evidence.h) tie its filesystems to the trace. */
+ * one never thawed, and a hang with stacked filesystems mounted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/evidence.h"
 #include "judge/knob.h"
 #include "judge/stack.h"
 #include "judge/stack_order.h"
@@ -265,27 +263,6 @@ static void test_knob_exempts_overlay(void **state)
 	assert_non_null(strstr(detail, "did not freeze md-xfs"));
 }
 
-/* rig-dut fs-ids on the stacked board: each filesystem gets its s_id, a name the board does not
- * have is ignored, and a filesystem missing from the reply (not mounted this boot) has none. */
-static void test_fs_ids(void **state)
-{
-	struct board_filesystem fs[] = {
-		{ .name = "crypt-ext4", .type = "ext4", .device = "/dev/mapper/rig-crypt", .mount = "/a",
-		  .sid = "dm-7" },
-		{ .name = "md-xfs", .type = "xfs", .device = "/dev/md0", .mount = "/b" },
-		{ .name = "overlay", .type = "overlay", .device = "overlay", .mount = "/c" },
-	};
-	struct board b = { .filesystems = fs, .n_filesystems = 3 };
-	const char *const reply[] = { "fs=md-xfs sid=md0", "fs=overlay sid=overlay",
-				      "fs=elsewhere sid=sdz9", "garbage" };
-
-	(void)state;
-	ev_apply_fs_ids(reply, 4, &b);
-	assert_string_equal(fs[0].sid, "");      /* last boot's dm-7 is gone */
-	assert_string_equal(fs[1].sid, "md0");
-	assert_string_equal(fs[2].sid, "overlay");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,7 +275,6 @@ int main(void)
 		cmocka_unit_test(test_hangs),
 		cmocka_unit_test(test_skips),
 		cmocka_unit_test(test_knob_exempts_overlay),
-		cmocka_unit_test(test_fs_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
