@@ -25,10 +25,8 @@ fio=$("$here/build-fio.sh" | tail -n1)
 cp "$fio" "$stage/usr/bin/fio"
 
 # Host tools and the shared libraries they need (resolved through ldd, symlinks dereferenced).
-# cryptsetup, lvm, mdadm, dmsetup: the stacks a board file may declare (storage.sh, build_stacks).
 tools=(mke2fs e2fsck tune2fs mkfs.xfs xfs_repair xfs_io mkfs.btrfs btrfs sfdisk blkid rtcwake
-       fsfreeze losetup mkswap swapon swapoff wipefs cksum cryptsetup lvm mdadm dmsetup
-       ${EXTRA_BINS:-})
+       fsfreeze losetup mkswap swapon swapoff wipefs cksum ${EXTRA_BINS:-})
 for t in "${tools[@]}"; do
     path=$(PATH=/usr/sbin:/sbin:/usr/bin:/bin command -v "$t") || die "tool not found on the host: $t (make deps)"
     rm -f "$stage/bin/$t" "$stage/sbin/$t"   # the real tool wins over a busybox applet of the same name
@@ -62,11 +60,6 @@ cp -r "$top/workloads/fio" "$stage/usr/share/rig/fio"
 install -m 0755 "$here/init" "$stage/init"
 install -m 0644 "$here/qemu-layout.sh" "$stage/etc/rig/layout.sh"
 install -m 0644 "$here/storage.sh" "$stage/etc/rig/storage.sh"
-# The stacks' configuration: LVM without udev, lvmetad, dmeventd or a devices file (the image
-# has none of them; libdevmapper makes the nodes), and the LUKS key of the scratch disks.
-install -D -m 0644 "$here/lvm.conf" "$stage/etc/lvm/lvm.conf"
-printf 'suspend-rig scratch disk\n' >"$stage/etc/rig/luks.key"
-chmod 0400 "$stage/etc/rig/luks.key"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"
 

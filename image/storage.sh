@@ -1,6 +1,6 @@
 # Storage helpers shared by both board images (sourced, POSIX sh): the busybox board's /init and
 # the Debian board's rig-storage unit. They need /etc/rig/layout.sh (RIG_FILESYSTEMS,
-# RIG_LOOP_SIZE_MB) sourced first; rig-dut sources them too (mount_options, mount_overlay). Messages start with "rig-init:" so the rig can tell them from
+# RIG_LOOP_SIZE_MB) sourced first. Messages start with "rig-init:" so the rig can tell them from
 # the kernel's.
 
 say() { echo "rig-init: $*"; }
@@ -52,104 +52,10 @@ mount_options() {
     done
 }
 
-# ---- stacks (boards/README.md, `stacks`): block layers between the disks and the filesystems --
-# The rig puts each of the board's stacks on the kernel command line as
-# rig.stack.NAME=KIND:DEV[,DEV...][:SIZE_MB:SNAPSHOT_MB]; build_stacks creates what is missing
-# (first boot: only on devices that hold nothing, so a disk renamed by the kernel is never
-# overwritten) and starts the rest. Device-mapper and md run without udev: libdevmapper makes
-# the /dev/mapper and /dev/VG nodes itself (DM_DISABLE_UDEV, set by build_stacks).
-RIG_LUKS_KEY=/etc/rig/luks.key    # scratch disks: a key in the image is all the secrecy needed
-
-blank() { [ -z "$(blkid -o value -s TYPE "$1")" ]; }
-
-stack_luks2() {   # NAME DEV
-    [ -b "/dev/mapper/$1" ] && return 0
-    if blank "$2"; then
-        say "creating luks2 $1 on $2 (first boot)"
-        # pbkdf2 with few iterations: argon2's memory-hard default needs a good part of the
-        # board's RAM and minutes under TCG at every boot; the key is no secret here
-        cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
-            --key-file "$RIG_LUKS_KEY" "$2" || return 1
-    fi
-    cryptsetup open --type luks2 --key-file "$RIG_LUKS_KEY" "$2" "$1" || return 1
-    say "luks2 $1: $2 -> /dev/mapper/$1"
-}
-
-stack_lvm() {     # VG DEVS SIZE_MB SNAPSHOT_MB
-    devs=$(echo "$2" | tr , ' ')
-    if ! lvm vgs "$1" >/dev/null 2>&1; then
-        for d in $devs; do blank "$d" || { say "lvm $1: $d is not blank: not creating"; return 1; }; done
-        say "creating lvm $1 on $devs (first boot)"
-        lvm pvcreate -q $devs && lvm vgcreate -q "$1" $devs &&
-            lvm lvcreate -q -y -n lv -L "${3}m" "$1" || return 1
-        # the snapshot before any filesystem: both volumes get their own (blank at creation)
-        if [ "${4:-0}" -gt 0 ]; then lvm lvcreate -q -y -s -n lv-snap -L "${4}m" "$1/lv" || return 1; fi
-    fi
-    lvm vgchange -q -ay "$1" >/dev/null || return 1
-    lvm vgmknodes -q "$1" >/dev/null 2>&1
-    say "lvm $1: $(lvm lvs --noheadings -o lv_name,lv_size,origin,snap_percent "$1" 2>&1 | tr -s ' \n' ' ')"
-}
-
-stack_raid1() {   # MD DEVS
-    devs=$(echo "$2" | tr , ' ')
-    mkdir -p /run/mdadm
-    [ -b "/dev/$1" ] && [ -e "/sys/block/$1/md/array_state" ] &&
-        [ "$(cat "/sys/block/$1/md/array_state")" != clear ] && return 0
-    if mdadm --examine $devs >/dev/null 2>&1; then
-        mdadm --assemble --run "/dev/$1" $devs || return 1
-    else
-        for d in $devs; do blank "$d" || { say "raid1 $1: $d is not blank: not creating"; return 1; }; done
-        say "creating raid1 $1 on $devs (first boot)"
-        # a write-intent bitmap: after a power cut only the dirty regions resync, not the whole
-        # mirror under the workloads
-        mdadm --create "/dev/$1" --run --level=1 --raid-devices=2 --metadata=1.2 \
-            --bitmap=internal --assume-clean $devs || return 1
-    fi
-    say "raid1 $1: $(cat "/sys/block/$1/md/array_state" 2>/dev/null) $(grep "^$1 " /proc/mdstat)"
-}
-
-build_stacks() {
-    export DM_DISABLE_UDEV=1
-    export LVM_SUPPRESS_FD_WARNINGS=1    # /init's console and pipes are not lvm's business
-    mkdir -p /run/cryptsetup /run/lock/lvm
-    for word in $(cat /proc/cmdline); do
-        case $word in rig.stack.*=*) ;; *) continue ;; esac
-        name=${word#rig.stack.}; name=${name%%=*}
-        spec=${word#*=}
-        kind=${spec%%:*}; rest=${spec#*:}
-        devs=${rest%%:*}
-        for d in $(echo "$devs" | tr , ' '); do wait_for_block "$d" || continue 2; done
-        case $kind in
-            luks2) stack_luks2 "$name" "$devs" ;;
-            lvm) sizes=${rest#*:}; stack_lvm "$name" "$devs" "${sizes%%:*}" "${sizes#*:}" ;;
-            raid1) stack_raid1 "$name" "$devs" ;;
-            *) say "stack $name: unknown kind $kind"; false ;;
-        esac || say "stack $name ($kind on $devs) failed"
-    done
-}
-
-# mount_overlay NAME MNT: its lower, upper and work directories (created when missing) are in
-# the options the board gives it.
-mount_overlay() {
-    opts=$(mount_options "$1")
-    for dir in $(echo "$opts" | tr ',' '\n' | sed -n 's/^\(lowerdir\|upperdir\|workdir\)=//p' | tr ':' ' '); do
-        mkdir -p "$dir"
-    done
-    if ! mount -t overlay overlay -o "$opts" "$2"; then
-        say "mount of $1 (overlay) on $2 failed"
-        return 1
-    fi
-    say "mounted $1 (overlay) on $2 with $opts"
-}
-
 mount_filesystems() {
     echo "$RIG_FILESYSTEMS" | while read -r name type dev mnt; do
         [ -n "$name" ] || continue
         mkdir -p "$mnt"
-        if [ "$type" = overlay ]; then
-            mount_overlay "$name" "$mnt"
-            continue
-        fi
         if [ ! -b "$dev" ]; then            # a loop image on another filesystem
             if [ ! -f "$dev" ]; then
                 truncate -s "${RIG_LOOP_SIZE_MB}M" "$dev" && mkfs_for "$type" "$dev"

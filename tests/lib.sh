@@ -19,12 +19,3 @@ finish() {
 }
 # sql DB QUERY: one value.
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
-# e2e_scratch: the end-to-end drivers' scratch state, removed on exit: $work, its results
-# database $db, its board locks (RIG_LOCK_DIR), and $rig, the rig under test.
-e2e_scratch() {
-    rig=out/bin/rig
-    work=$(mktemp -d)
-    db=$work/results.db
-    trap 'rm -rf "$work"' EXIT
-    export RIG_LOCK_DIR=$work/locks
-}

@@ -100,21 +100,6 @@ struct board_filesystem {
 	char *device;         /* block device, or an image file for loop mounts */
 	char *mount;
 	char *options;        /* mount -o options (e.g. barrier=0), NULL = the defaults */
-	/* Not from the file: the superblock's s_id (what the kernel's freeze_super() trace names:
-	 * "dm-0", "md0", "loop0", "overlay") as the board reported it after its last boot
-	 * (rig-dut fs-ids); "" until then. A device-mapper name is known only on the board. */
-	char sid[40];
-};
-
-/* A block layer the image builds at boot beneath the filesystems (boards/README.md, stacks). */
-struct board_stack {
-	char *name;           /* luks2: /dev/mapper/NAME; lvm: the volume group /dev/NAME/...;
-			       * raid1: the md device /dev/NAME (mdN) */
-	char *kind;           /* "luks2" | "lvm" | "raid1" */
-	char **devices;       /* what it is built on: whole disks or partitions */
-	size_t n_devices;
-	unsigned size_mb;     /* lvm: the logical volume NAME/lv */
-	unsigned snapshot_mb; /* lvm: its snapshot NAME/lv-snap (copy-on-write space); 0 = none */
 };
 
 struct board_timeouts {        /* seconds per phase; 0 in the file = default */
@@ -136,8 +121,6 @@ struct board {
 	size_t n_wake_sources;
 	struct board_filesystem *filesystems;
 	size_t n_filesystems;
-	struct board_stack *stacks;
-	size_t n_stacks;
 	char *swap;
 	char *init;           /* "busybox" (the initramfs board) | "systemd" (journald, systemctl) */
 	struct board_timeouts timeouts;

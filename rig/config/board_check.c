@@ -1,7 +1,6 @@
 /* Board rules that span several keys; single keys are checked by the schema while decoding. */
 #include "config/board_schema.h"
 
-#include "config/board_stacks.h"
 #include "deploy/deploy.h"
 
 #include <stdbool.h>
@@ -216,91 +215,12 @@ static int check_mount_options(const struct board *b, const struct ydoc *doc,
 	return 0;
 }
 
-/* A device path or a mount point that goes on the kernel command line. */
-static bool plain_path(const char *s)
-{
-	return *s == '/' && plain_word(s, "/.");
-}
-
-static int check_stack(const struct board *b, size_t i, const struct ydoc *doc,
-		       struct rig_err *err)
-{
-	const struct board_stack *s = &b->stacks[i];
-	bool lvm = strcmp(s->kind, "lvm") == 0, raid1 = strcmp(s->kind, "raid1") == 0;
-	size_t want = raid1 ? 2 : 1;
-	char key[64];
-
-	snprintf(key, sizeof(key), "stacks[%zu].name", i);
-	if (!plain_word(s->name, "") || strcmp(s->name, "lv") == 0 || strcmp(s->name, "lv-snap") == 0)
-		return fail_at(doc, err, key, "letters, digits, '-' and '_' (it names a device)");
-	if (raid1 && (strncmp(s->name, "md", 2) != 0 || !s->name[2] ||
-		      strspn(s->name + 2, "0123456789") != strlen(s->name + 2)))
-		return fail_at(doc, err, key, "a raid1 stack is an md device: md0, md1, ...");
-	snprintf(key, sizeof(key), "stacks[%zu].devices", i);
-	if (lvm ? s->n_devices < 1 : s->n_devices != want)
-		return fail_at(doc, err, key, raid1 ? "a raid1 mirror needs exactly 2 devices"
-						    : lvm ? "an lvm stack needs at least 1 device"
-							  : "a luks2 stack is on exactly 1 device");
-	for (size_t k = 0; k < s->n_devices; k++)
-		if (strncmp(s->devices[k], "/dev/", 5) != 0 || !plain_path(s->devices[k]))
-			return fail_at(doc, err, key, "block devices under /dev (letters, digits, "
-				       "-_./ only: they go on the kernel command line)");
-	snprintf(key, sizeof(key), "stacks[%zu].size_mb", i);
-	if (lvm && !s->size_mb)
-		return fail_at(doc, err, key, "an lvm stack needs the logical volume's size");
-	if (!lvm && (s->size_mb || s->snapshot_mb))
-		return fail_at(doc, err, key, "only an lvm stack has sizes (size_mb, snapshot_mb)");
-	snprintf(key, sizeof(key), "stacks[%zu]", i);
-	if (!deploy_can_set_cmdline(b))
-		return fail_at(doc, err, key, "needs a deploy that sets the kernel command line "
-			       "(the rig tells the image about its stacks on it)");
-	return 0;
-}
-
-/* Stacks, and the filesystems the image learns about on the command line (board_stacks.h). */
-static int check_stacks(const struct board *b, const struct ydoc *doc, struct rig_err *err)
-{
-	char key[64];
-
-	for (size_t i = 0; i < b->n_stacks; i++)
-		if (check_stack(b, i, doc, err))
-			return -1;
-	for (size_t i = 0; i < b->n_filesystems; i++) {
-		const struct board_filesystem *fs = &b->filesystems[i];
-
-		if (!board_fs_is_stacked(b, fs))
-			continue;
-		snprintf(key, sizeof(key), "filesystems[%zu]", i);
-		if (!deploy_can_set_cmdline(b))
-			return fail_at(doc, err, key, "on a stack or an overlay: needs a deploy that "
-				       "sets the kernel command line");
-		if (!plain_word(fs->name, "") || !plain_word(fs->type, "") || !plain_path(fs->mount) ||
-		    (strcmp(fs->type, "overlay") != 0 && !plain_path(fs->device)))
-			return fail_at(doc, err, key, "on a stack or an overlay: name, type, device "
-				       "and mount of letters, digits and -_./ (they go on the kernel "
-				       "command line)");
-		if (strcmp(fs->type, "overlay") == 0 &&
-		    (!fs->options || !strstr(fs->options, "lowerdir=") ||
-		     !strstr(fs->options, "upperdir=") || !strstr(fs->options, "workdir=")))
-			return fail_at(doc, err, key, "an overlay needs options with lowerdir=, "
-				       "upperdir= and workdir=");
-	}
-	return 0;
-}
-
-static const char *stack_name(const struct board *b, size_t i)
-{
-	return b->stacks[i].name;
-}
-
 int board_check(const struct board *b, const struct ydoc *doc, struct rig_err *err)
 {
 	if (check_backend_sections(b, doc, err) || check_backend_contents(b, doc, err) ||
 	    check_deploy(b, doc, err) || check_console(b, doc, err) ||
 	    check_wake_sources(b, doc, err) || check_volatile_disks(b, doc, err) ||
-	    check_mount_options(b, doc, err) || check_stacks(b, doc, err))
-		return -1;
-	if (check_unique(doc, err, "stacks", "name", stack_name, b, b->n_stacks))
+	    check_mount_options(b, doc, err))
 		return -1;
 	if (b->power.qemu && check_unique(doc, err, "power.qemu.disks", "id", disk_id, b,
 					  b->power.qemu->n_disks))

@@ -27,7 +27,6 @@ static const char *const tcg_threads[] = { "single", "multi", NULL };
 static const char *const inits[] = { "busybox", "systemd", NULL };
 static const char *const deploy_backends[] = { "qemu", "tftp", "command", "none", NULL };
 static const char *const tftp_formats[] = { "ipxe", "pxelinux", "extlinux", NULL };
-static const char *const stack_kinds[] = { "luks2", "lvm", "raid1", NULL };
 
 static const struct yfield disk_fields[] = {
 	STR("id", struct board_disk, id, .required = true),
@@ -153,15 +152,6 @@ static const struct yfield filesystem_fields[] = {
 };
 static const struct yschema filesystem_schema = YSCHEMA(filesystem_fields, struct board_filesystem);
 
-static const struct yfield stack_fields[] = {
-	STR("name", struct board_stack, name, .required = true),
-	STR("kind", struct board_stack, kind, .required = true, .values = stack_kinds),
-	LIST("devices", struct board_stack, devices, n_devices, .required = true),
-	UINT("size_mb", struct board_stack, size_mb, .max = 16u << 20),
-	UINT("snapshot_mb", struct board_stack, snapshot_mb, .max = 16u << 20),
-};
-static const struct yschema stack_schema = YSCHEMA(stack_fields, struct board_stack);
-
 static const struct yfield timeout_fields[] = {
 	TIMEOUT(boot, 180),   TIMEOUT(command, 60),    TIMEOUT(suspend, 60),
 	TIMEOUT(resume, 60),  TIMEOUT(hibernate, 240), TIMEOUT(restore, 240),
@@ -179,8 +169,6 @@ static const struct yfield board_fields[] = {
 	{ .key = "sleep", .kind = YF_MAPPING, .offset = 0, .schema = &sleep_schema },
 	{ .key = "filesystems", .kind = YF_MAPPING_LIST, .offset = offsetof(struct board, filesystems),
 	  .count_offset = offsetof(struct board, n_filesystems), .schema = &filesystem_schema },
-	{ .key = "stacks", .kind = YF_MAPPING_LIST, .offset = offsetof(struct board, stacks),
-	  .count_offset = offsetof(struct board, n_stacks), .schema = &stack_schema },
 	STR("swap", struct board, swap),
 	STR("init", struct board, init, .dflt_str = "busybox", .values = inits),
 	SUB("timeouts", YF_MAPPING, struct board, timeouts, timeout_schema),

@@ -2,8 +2,6 @@
  * assembled here, once, for every backend. */
 #include "deploy/deploy.h"
 
-#include "config/board_stacks.h"
-
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +100,7 @@ int deploy_cmdline(const char *board_cmdline, const char *extra, char **out, str
 int deploy_boot_cmdline(const struct board *board, const char *extra, char **out,
 			struct rig_err *err)
 {
-	char *words = board_stack_cmdline(board), *longer;
+	char *words = strdup(""), *longer;
 	int rc;
 
 	for (size_t i = 0; words && i < board->n_filesystems; i++) {

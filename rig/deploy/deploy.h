@@ -55,10 +55,9 @@ void deploy_close(struct deploy *d);
  * configuration). Caller frees *out. */
 int deploy_cmdline(const char *board_cmdline, const char *extra, char **out, struct rig_err *err);
 
-/* The whole command line of a boot: the board's, its stacks and the filesystems on them
- * (rig.stack.NAME=..., rig.fs.NAME=...: config/board_stacks.h; the image builds and mounts
- * them), each filesystem's mount options as rig.mountopts.NAME=OPTIONS (the image mounts with
- * them: image/storage.sh), then extra (may be NULL). Caller frees *out. */
+/* The whole command line of a boot: the board's, each filesystem's mount options as
+ * rig.mountopts.NAME=OPTIONS (the image mounts with them: image/storage.sh), then extra (may be
+ * NULL). Caller frees *out. */
 int deploy_boot_cmdline(const struct board *board, const char *extra, char **out,
 			struct rig_err *err);
 

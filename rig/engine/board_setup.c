@@ -76,8 +76,7 @@ int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err)
 int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err)
 {
 	if (read_identity(ctx, err) < 0 || board_apply_knobs(ctx, err) < 0 ||
-	    dut_trace_setup(ctx->s, ctx->t.command, ctx->s_id_offset, err) < 0 ||
-	    dut_fs_ids(ctx->s, ctx->t.command, ctx->board, err) < 0)
+	    dut_trace_setup(ctx->s, ctx->t.command, ctx->s_id_offset, err) < 0)
 		return -1;
 	session_say(ctx->s, "board: kernel %s build-id %s (%s) freeze_filesystems=%d sync_on_suspend=%d",
 		    ctx->st.kernel_version, ctx->st.build_id[0] ? ctx->st.build_id : "none",

@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/kv.h"
-
 #define CMD_MAX 2300   /* under AGENT_MAX_COMMAND; a fio state is the longest argument */
 
 /* Run cmd and hand its verified output lines to the caller; rc is the command's exit status. */
@@ -39,27 +37,6 @@ int dut_identity(struct session *s, unsigned timeout_s, struct ev_identity *out,
 		return -1;
 	if (ev_parse_identity(line, out) < 0)
 		return rig_err_set(err, RIG_EXIT_INFRA, "board did not report its kernel: %s", line);
-	return 0;
-}
-
-int dut_fs_ids(struct session *s, unsigned timeout_s, struct board *b, struct rig_err *err)
-{
-	struct agent_reply reply;
-	char name[64], sid[sizeof(b->filesystems[0].sid)];
-
-	if (run(s, EV_CMD_FS_IDS, timeout_s, &reply, err) < 0)
-		return -1;
-	for (size_t i = 0; i < b->n_filesystems; i++)
-		b->filesystems[i].sid[0] = '\0';    /* a filesystem not mounted this boot has none */
-	for (size_t l = 0; l < reply.n_lines; l++) {
-		if (!kv_get(reply.lines[l], "fs", name, sizeof(name)) ||
-		    !kv_get(reply.lines[l], "sid", sid, sizeof(sid)))
-			continue;
-		for (size_t i = 0; i < b->n_filesystems; i++)
-			if (strcmp(b->filesystems[i].name, name) == 0)
-				snprintf(b->filesystems[i].sid, sizeof(b->filesystems[i].sid), "%s", sid);
-	}
-	agent_reply_free(&reply);
 	return 0;
 }
 

@@ -25,10 +25,6 @@ int dut_set_knob(struct session *s, unsigned timeout_s, const char *knob, int va
 		 struct rig_err *err);
 /* rig-dut trace-setup [S_ID_OFFSET]: kprobes on the kernel's freeze and thaw (offset < 0:
  * without device names). */
-/* Each mounted board filesystem's superblock s_id as the board names it ("dm-0" for
- * /dev/mapper/x): into b->filesystems[].sid (reset first), for the verdicts that read the
- * kernel's freeze trace (judge/knob.h). rig-dut fs-ids replies "fs=NAME sid=SID" lines. */
-int dut_fs_ids(struct session *s, unsigned timeout_s, struct board *b, struct rig_err *err);
 int dut_trace_setup(struct session *s, unsigned timeout_s, long s_id_offset, struct rig_err *err);
 /* rig-dut start-workloads KIND...: *summary gets the board's one line ("workloads=N"). */
 int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kinds, size_t n,

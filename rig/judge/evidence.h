@@ -25,7 +25,6 @@
 #define EV_CMD_INFO            "rig-dut info"
 #define EV_CMD_KNOB            "rig-dut knob"
 #define EV_CMD_TRACE_SETUP     "rig-dut trace-setup"
-#define EV_CMD_FS_IDS          "rig-dut fs-ids"
 #define EV_CMD_START_WORKLOADS "rig-dut start-workloads"
 #define EV_CMD_SUSPEND         "rig-dut suspend"
 #define EV_CMD_HIBERNATE       "rig-dut hibernate"

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "config/known.h"
-#include "judge/stack.h"
 
 /* Filesystems with FS_POWER_FREEZE: frozen at every suspend whatever the knob says. Their
  * superblocks are anonymous, so the traced s_id is the type's name. */
@@ -37,16 +36,13 @@ bool knob_always_frozen(const char *s_id, const char *kernel_version)
 const struct frozen_dev *knob_traced_dev(const struct frozen_window *w,
 					 const struct board_filesystem *fs)
 {
-	bool overlay = strcmp(fs->type, "overlay") == 0;   /* anonymous: s_id is the type */
-	bool is_image = !overlay && strncmp(fs->device, "/dev/", 5) != 0;
-	const char *base = overlay ? NULL : strrchr(fs->device, '/');
+	bool is_image = strncmp(fs->device, "/dev/", 5) != 0;
+	const char *base = strrchr(fs->device, '/');
 
-	base = overlay ? "overlay" : base ? base + 1 : fs->device;
+	base = base ? base + 1 : fs->device;
 	for (unsigned i = 0; i < w->n_frozen; i++) {
-		/* the board's own word first: a device-mapper name is not the kernel's "dm-N" */
-		if (*fs->sid ? strcmp(w->devs[i].dev, fs->sid) == 0
-		    : is_image ? strncmp(w->devs[i].dev, "loop", 4) == 0
-			       : strcmp(w->devs[i].dev, base) == 0)
+		if (is_image ? strncmp(w->devs[i].dev, "loop", 4) == 0
+			     : strcmp(w->devs[i].dev, base) == 0)
 			return &w->devs[i];
 	}
 	return NULL;
@@ -96,16 +92,6 @@ static enum results_verdict_result knob_off(const struct frozen_window *w, const
 	return RESULTS_VERDICT_PASS;
 }
 
-/* The board's filesystems the kernel never freezes (stack_type_freezable()). */
-static size_t unfreezable(const struct board *b)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < b->n_filesystems; i++)
-		n += !stack_type_freezable(b->filesystems[i].type);
-	return n;
-}
-
 static enum results_verdict_result knob_on(const struct frozen_window *w, const char *kernel,
 					   const struct board *b, char *detail, size_t size)
 {
@@ -118,8 +104,7 @@ static enum results_verdict_result knob_on(const struct frozen_window *w, const 
 		return RESULTS_VERDICT_SKIP;
 	}
 	for (size_t i = 0; i < b->n_filesystems; i++)
-		if (stack_type_freezable(b->filesystems[i].type) &&
-		    !knob_traced_dev(w, &b->filesystems[i]))
+		if (!knob_traced_dev(w, &b->filesystems[i]))
 			list_add(missing, sizeof(missing), b->filesystems[i].name);
 	if (*missing) {
 		snprintf(detail, size,
@@ -127,9 +112,8 @@ static enum results_verdict_result knob_on(const struct frozen_window *w, const 
 			 kernel, missing, *w->order ? w->order : "nothing");
 		return RESULTS_VERDICT_FAIL;
 	}
-	snprintf(detail, size, "freeze_filesystems=1, kernel %s: all %zu filesystems frozen: %s%s",
-		 kernel, b->n_filesystems - unfreezable(b), w->order,
-		 unfreezable(b) ? " (overlays have no freeze of their own)" : "");
+	snprintf(detail, size, "freeze_filesystems=1, kernel %s: all %zu filesystems frozen: %s",
+		 kernel, b->n_filesystems, w->order);
 	return RESULTS_VERDICT_PASS;
 }
 

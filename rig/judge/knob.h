@@ -5,8 +5,7 @@
  *   knob 0  no filesystem frozen by the kernel, except those it always freezes (FS_POWER_FREEZE:
  *           efivarfs since 6.18, where mounted); the detail says which it froze.
  *   knob 1  every filesystem of the board frozen (in reverse superblock order: the order
- *           verdict's business, not this one's), but those the kernel has no freeze for
- *           (overlays: judge/stack.h).
+ *           verdict's business, not this one's).
  *
  * Upstream 6.18 shipped filesystems_freeze_callback() with its check reversed: knob 0 froze
  * everything and knob 1 only FS_POWER_FREEZE filesystems. Both halves of that fail here
@@ -20,9 +19,8 @@
 #include "judge/window.h"
 #include "results/cycle.h"
 
-/* The traced superblock of a board filesystem: the s_id the board reported for it (fs->sid),
- * else its block device's name, or for an image file (a loop mount) the first loop device
- * frozen. NULL when the kernel did not freeze it. */
+/* The traced superblock of a board filesystem: its block device's name, or for an image file
+ * (a loop mount) the first loop device frozen. NULL when the kernel did not freeze it. */
 const struct frozen_dev *knob_traced_dev(const struct frozen_window *w,
 					 const struct board_filesystem *fs);
 

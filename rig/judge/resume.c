@@ -9,8 +9,6 @@
 #include <string.h>
 
 #include "judge/knob.h"
-#include "judge/stack.h"
-#include "judge/stack_order.h"
 #include "lib/stall_report.h"
 
 /* Stores that land in a page still mapped writable complete right after freeze_super() returns
@@ -114,19 +112,6 @@ static int stall_skip_all(const struct judge_context *c, struct judgement *j, co
 	return 0;
 }
 
-/* The superblock whose freeze stops the writes to filesystem i: its own, or for one the kernel
- * does not freeze (an overlay) that of the filesystem its writes land on. */
-static const struct frozen_dev *frozen_for_writes(const struct board *b,
-						  const struct frozen_window *w, size_t i)
-{
-	int through;
-
-	if (stack_type_freezable(b->filesystems[i].type))
-		return knob_traced_dev(w, &b->filesystems[i]);
-	through = stack_frozen_through(b, i);
-	return through >= 0 ? knob_traced_dev(w, &b->filesystems[through]) : NULL;
-}
-
 static int judge_stall(const struct judge_context *c, struct judgement *j,
 		       const struct frozen_window *w, const struct ev_stall_ops *ops,
 		       struct rig_err *err)
@@ -137,7 +122,7 @@ static int judge_stall(const struct judge_context *c, struct judgement *j,
 		return stall_skip_all(c, j, "no filesystems_freeze seen in the kernel trace", err);
 	for (size_t i = 0; i < c->board->n_filesystems; i++) {
 		const struct board_filesystem *fs = &c->board->filesystems[i];
-		const struct frozen_dev *d = frozen_for_writes(c->board, w, i);
+		const struct frozen_dev *d = knob_traced_dev(w, fs);
 		struct fs_stall st = { 0 };
 		enum results_verdict_result r;
 		char detail[512];
@@ -169,12 +154,43 @@ static int judge_stall(const struct judge_context *c, struct judgement *j,
 
 /* ---- order ------------------------------------------------------------------------------- */
 
+/* The s_id of the filesystem holding the board's first image filesystem (the one whose mount
+ * point is the longest prefix of the image's path) into out: "" when unknown; NULL when the
+ * board has no image filesystem. */
+static const char *image_backing(const struct board *b, char *out, size_t size)
+{
+	size_t best = 0;
+	bool any = false;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < b->n_filesystems; i++) {
+		const char *image = b->filesystems[i].device;
+
+		if (strncmp(image, "/dev/", 5) == 0)
+			continue;
+		any = true;
+		for (size_t k = 0; k < b->n_filesystems; k++) {
+			const char *mnt = b->filesystems[k].mount, *dev = b->filesystems[k].device;
+			size_t n = strlen(mnt);
+
+			if (k != i && n > best && strncmp(image, mnt, n) == 0 && image[n] == '/' &&
+			    strncmp(dev, "/dev/", 5) == 0) {
+				best = n;
+				snprintf(out, size, "%s", strrchr(dev, '/') + 1);
+			}
+		}
+		break;
+	}
+	return any ? out : NULL;
+}
+
 static int order_verdict(const struct judge_context *c, struct judgement *j,
 			 const struct frozen_window *w, bool hung, struct rig_err *err)
 {
-	char detail[512];
-	enum results_verdict_result r = stack_order_judge(w, c->board, c->knob_freeze_filesystems == 1,
-							  hung, detail, sizeof(detail));
+	char backing[64], detail[512];
+	enum results_verdict_result r =
+		order_judge(w, c->knob_freeze_filesystems == 1,
+			    image_backing(c->board, backing, sizeof(backing)), hung, detail, sizeof(detail));
 
 	return judge_add(c, j, "order", NULL, r, detail,
 			 r == RESULTS_VERDICT_FAIL ? (const char *const[]){ detail } : NULL,

@@ -1,4 +1,4 @@
-/* The frozen window from the rig's kprobe events (the order verdict on it: judge/stack_order.c). */
+/* The frozen window from the rig's kprobe events, and the order verdict on it. */
 #include "judge/window.h"
 
 #include <stdio.h>
@@ -64,4 +64,87 @@ void trace_line_dev(const char *line, char *dev, size_t size)
 	if (at[n] != '"')
 		return;               /* cut off: no name is better than half of one */
 	snprintf(dev, size, "%.*s", (int)n, at);
+}
+
+static bool is_backing(const char *p, const char *backing)
+{
+	if (backing && *backing)
+		return strcmp(p, backing) == 0;
+	return strncmp(p, "sd", 2) == 0 || strncmp(p, "nvme", 4) == 0 || strncmp(p, "vd", 2) == 0 ||
+	       strncmp(p, "mmcblk", 6) == 0;
+}
+
+/* The backing devices frozen before the first loop device ("" when none). */
+static void frozen_before_loop(const struct frozen_window *w, const char *backing, char *out,
+			       size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (unsigned i = 0; i < w->n_frozen && strncmp(w->devs[i].dev, "loop", 4) != 0; i++)
+		if (is_backing(w->devs[i].dev, backing))
+			used += (size_t)snprintf(out + used, size > used ? size - used : 0, "%s%s",
+						 used ? "," : "", w->devs[i].dev);
+}
+
+static const struct frozen_dev *first_loop(const struct frozen_window *w)
+{
+	for (unsigned i = 0; i < w->n_frozen; i++)
+		if (strncmp(w->devs[i].dev, "loop", 4) == 0)
+			return &w->devs[i];
+	return NULL;
+}
+
+static const struct frozen_dev *stuck_freeze(const struct frozen_window *w)
+{
+	for (unsigned i = 0; i < w->n_frozen; i++)
+		if (!w->devs[i].returned)
+			return &w->devs[i];
+	return NULL;
+}
+
+/* A freeze or thaw that was still running when the board hung: "" when none. */
+static void unfinished(const struct frozen_window *w, char *out, size_t size)
+{
+	const struct frozen_dev *d = stuck_freeze(w);
+
+	out[0] = '\0';
+	if (w->seen && !w->freeze_done)
+		snprintf(out, size, "filesystems_freeze() never returned%s%s%s", d ? " (freeze_super(" : "",
+			 d ? d->dev : "", d ? ") did not return)" : "");
+	else if (w->thaw_seen && !w->thaw_done)
+		snprintf(out, size, "filesystems_thaw() never returned");
+}
+
+enum results_verdict_result order_judge(const struct frozen_window *w, bool knob_on,
+					const char *backing, bool hung, char *detail, size_t size)
+{
+	const char *order = *w->order ? w->order : "(none traced)";
+	char before[128], stuck[128] = "";
+
+	if (hung)
+		unfinished(w, stuck, sizeof(stuck));
+	frozen_before_loop(w, backing, before, sizeof(before));
+	if (!knob_on || !w->seen) {
+		snprintf(detail, size, "freeze order: %s%s", order,
+			 !knob_on ? " (freeze_filesystems is not 1)" : " (no filesystems_freeze traced)");
+		return RESULTS_VERDICT_SKIP;
+	}
+	if (first_loop(w) && *before) {
+		snprintf(detail, size,
+			 "freeze order: %s: %s (holding the loop filesystem's image) frozen before it%s%s",
+			 order, before, *stuck ? "; " : "", stuck);
+		return RESULTS_VERDICT_FAIL;
+	}
+	if (backing && *stuck) {
+		snprintf(detail, size, "freeze order: %s; the board hung with a loop filesystem mounted: %s",
+			 order, stuck);
+		return RESULTS_VERDICT_FAIL;
+	}
+	if (!first_loop(w)) {
+		snprintf(detail, size, "freeze order: %s (no loop filesystem frozen)", order);
+		return RESULTS_VERDICT_SKIP;
+	}
+	snprintf(detail, size, "freeze order: %s", order);
+	return RESULTS_VERDICT_PASS;
 }

@@ -1,12 +1,14 @@
 /* The kernel's freeze and thaw of filesystems as the rig's kprobes saw them (rig-dut
  * trace-setup), read back by the agent (trace-read) or from a SysRq-z trace dump on the console
- * after a hang (the order verdict on it: judge/stack_order.h). Pure logic: no board, no I/O. */
+ * after a hang; and the order verdict's judgement of it. Pure logic: no board, no I/O. */
 #ifndef RIG_JUDGE_WINDOW_H
 #define RIG_JUDGE_WINDOW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "results/cycle.h"
 
 #define MAX_TRACED_DEVS 16
 
@@ -32,5 +34,15 @@ void window_feed(struct frozen_window *w, const char *event, uint64_t ns, const 
 
 /* The dev="..." of a trace line (its kprobe's s_id argument) into dev; "" when absent. */
 void trace_line_dev(const char *line, char *dev, size_t size);
+
+/* The order verdict. A filesystem on an image file (a loop mount) must freeze before the
+ * filesystem holding its image: backing is that filesystem's s_id ("sda1"; "" = unknown: any
+ * sd*, nvme*, vd* or mmcblk* device), NULL when the board has no image filesystem. A backing
+ * device frozen before the first loop device fails. hung: the cycle hung and w comes from a
+ * trace dump taken then; with an image filesystem on the board, a freeze or thaw that never
+ * finished fails too (the verdict's promise is "freezes and thaws without a hang"). detail gets
+ * one line for people. */
+enum results_verdict_result order_judge(const struct frozen_window *w, bool knob_on,
+					const char *backing, bool hung, char *detail, size_t size);
 
 #endif

@@ -13,7 +13,6 @@ TRACE=/sys/kernel/tracing
 mkdir -p "$STATE"
 [ -f /etc/rig/tools.sh ] && . /etc/rig/tools.sh      # real util-linux tools over busybox applets
 [ -f /etc/rig/layout.sh ] && . /etc/rig/layout.sh
-[ -f /etc/rig/storage.sh ] && . /etc/rig/storage.sh  # mount_overlay: remounts after fsck
 
 # plain_name NAME — a filesystem name as board files allow it (letters, digits, '-', '_'):
 # names arrive in command lines and become paths here.
@@ -61,25 +60,6 @@ cmd_knob() {
 # Kprobes on the kernel's freeze and thaw of filesystems; timestamps on CLOCK_BOOTTIME so they
 # compare with the writers' telemetry. S_ID is the offset of s_id in struct super_block
 # (out/kernels/<id>/meta.json); without it freeze_super is traced without the device name.
-# fs-ids: each mounted filesystem's superblock s_id, the name the kernel's freeze trace gives it:
-# a block device's kernel name ("dm-0" for /dev/mapper/x, "md0", "loop0"), or for an anonymous
-# superblock (overlay) its type's name. The rig maps the trace to the board's filesystems by it.
-# The mount's source device is asked, not the superblock's st_dev: btrfs gives every mount an
-# anonymous st_dev, but its s_id names its block device.
-cmd_fs_ids() {
-    fs_lines | while read -r name type dev mnt; do
-        src=$(awk -v m="$mnt" '$2 == m {s = $1} END {print s}' /proc/mounts)
-        [ -n "$src" ] || continue
-        if [ -b "$src" ]; then
-            majmin=$((0x$(stat -L -c %t "$src"))):$((0x$(stat -L -c %T "$src")))
-            sid=$(basename "$(readlink "/sys/dev/block/$majmin")")
-        else
-            sid=$type
-        fi
-        [ -n "$sid" ] && echo "fs=$name sid=$sid"
-    done
-}
-
 cmd_trace_setup() {
     s_id=${1:-}
     [ -d "$TRACE" ] || { echo "error=no-tracefs"; return 1; }
@@ -586,8 +566,6 @@ cmd_fsck() {
     fs_lines | tac | while read -r name type dev mnt; do
         src=$(awk -v m="$mnt" '$2 == m {print $1}' /proc/mounts)
         umount "$mnt" 2>/dev/null || { echo "fs=$name fsck=skipped reason=busy"; continue; }
-        # an overlay has no checker: its files are the filesystems' beneath it, checked next
-        [ "$type" = overlay ] && { echo "fs=$name fsck=skipped reason=no-checker"; continue; }
         case $type in
             ext4) out=$(e2fsck -fn "$src" 2>&1); rc=$? ;;
             xfs) out=$(xfs_repair -n "$src" 2>&1); rc=$? ;;
@@ -601,7 +579,6 @@ cmd_fsck() {
     done
     fs_lines | while read -r name type dev mnt; do
         grep -q " $mnt " /proc/mounts && continue
-        [ "$type" = overlay ] && { mount_overlay "$name" "$mnt" >/dev/null || echo "fs=$name remount=failed"; continue; }
         src=$dev; [ -b "$dev" ] || src=$(losetup -f --show "$dev")
         mount -t "$type" "$src" "$mnt" || echo "fs=$name remount=failed"
     done
@@ -612,7 +589,6 @@ case ${1:-help} in
     info) cmd_info ;;
     knob) shift; cmd_knob "$@" ;;
     trace-setup) shift; cmd_trace_setup "$@" ;;
-    fs-ids) cmd_fs_ids ;;
     trace-read) cmd_trace_read ;;
     start-workloads) shift; cmd_start_workloads "$@" ;;
     stop-workloads) cmd_stop_workloads ;;

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "config/board.h"
-#include "config/board_stacks.h"
 #include "config/placeholder.h"
 #include "power/qemu_args.h"
 
@@ -307,50 +306,6 @@ static void volatile_boards_load(void **state)
 	board_free(plain);
 }
 
-/* The stacked board: its stacks as the image builds them, on partitions of the two disks, and
- * the command line words that tell the image about them and the filesystems on them. */
-static void stacked_board_loads(void **state)
-{
-	struct board *b = load_ok("boards/qemu-stacked.yaml", &test_paths);
-	char *words = board_stack_cmdline(b);
-	size_t stacked = 0;
-
-	(void)state;
-	assert_int_equal(b->n_stacks, 3);
-	assert_string_equal(b->stacks[0].kind, "luks2");
-	assert_string_equal(b->stacks[1].kind, "raid1");
-	assert_int_equal(b->stacks[1].n_devices, 2);
-	assert_string_equal(b->stacks[2].kind, "lvm");
-	assert_true(b->stacks[2].size_mb > 0 && b->stacks[2].snapshot_mb >= b->stacks[2].size_mb);
-	for (size_t i = 0; i < b->n_stacks; i++)
-		for (size_t k = 0; k < b->stacks[i].n_devices; k++)   /* partitions never renamed */
-			assert_true(strncmp(b->stacks[i].devices[k], "/dev/nvme0n1p", 13) == 0 ||
-				    strncmp(b->stacks[i].devices[k], "/dev/sda", 8) == 0);
-	for (size_t i = 0; i < b->n_filesystems; i++) {
-		const struct board_filesystem *fs = &b->filesystems[i];
-
-		if (!board_fs_is_stacked(b, fs))
-			continue;
-		stacked++;
-		assert_non_null(strstr(words, fs->name));
-	}
-	assert_int_equal(stacked, 6);   /* crypt, md, lvm, snapshot, overlay, the image in it */
-	assert_false(board_fs_is_stacked(b, &b->filesystems[3]));     /* loop-ext4: the layout's */
-	assert_true(board_fs_is_stacked(b, &b->filesystems[9]));      /* ovl-loop: in the overlay */
-	assert_ptr_equal(board_stack_of_device(b, "/dev/rig-vg/lv-snap"), &b->stacks[2]);
-	assert_ptr_equal(board_stack_of_device(b, "/dev/mapper/rig-crypt"), &b->stacks[0]);
-	assert_null(board_stack_of_device(b, "/dev/mapper/rig-vg"));
-	assert_null(board_stack_of_device(b, "/dev/md1"));
-	assert_non_null(strstr(words, " rig.stack.rig-crypt=luks2:/dev/nvme0n1p3 "));
-	assert_non_null(strstr(words, " rig.stack.md0=raid1:/dev/nvme0n1p4,/dev/sda3 "));
-	assert_non_null(strstr(words, " rig.stack.rig-vg=lvm:/dev/sda4:112:120 "));
-	assert_non_null(strstr(words, " rig.fs.ovl-loop=ext4:/mnt/overlay/ovl-loop.img:/mnt/ovl-loop"));
-	assert_null(strstr(words, "rig.fs.loop-ext4"));
-	assert_non_null(strstr(b->boot.cmdline, "rig.parts.sda=700,830S,256,256"));
-	free(words);
-	board_free(b);
-}
-
 static void tftp_deploy_loads(void **state)
 {
 	struct board *b = load_ok("rig/tests/data/boards/deploy-tftp-gpiod.yaml", &test_paths);
@@ -445,13 +400,6 @@ static const struct bad_case bad_cases[] = {
 	{ "deploy-command-no-run.yaml", "deploy.command.run", "required key missing" },
 	{ "deploy-tftp-no-kernel.yaml", "boot.kernel", "required key missing (deploy.backend tftp" },
 	{ "billion-laughs.yaml", "", "YAML alias *l0: aliases are refused" },
-	{ "stack-raid1-one-device.yaml", "stacks[0].devices", "exactly 2 devices" },
-	{ "stack-raid1-bad-name.yaml", "stacks[0].name", "an md device: md0" },
-	{ "stack-lvm-no-size.yaml", "stacks[0].size_mb", "needs the logical volume's size" },
-	{ "stack-bad-kind.yaml", "stacks[0].kind", "expected one of luks2, lvm, raid1, got \"zfs\"" },
-	{ "stack-on-gpiod.yaml", "stacks[0]", "needs a deploy that sets the kernel command line" },
-	{ "stack-overlay-no-upper.yaml", "filesystems[1]", "lowerdir=, upperdir= and workdir=" },
-	{ "stack-duplicate.yaml", "stacks[1].name", "already used by stacks[0]" },
 };
 
 static void bad_board_fails_at_its_line(void **state)
@@ -610,7 +558,6 @@ int main(void)
 		cmocka_unit_test(devboard_example_loads),
 		cmocka_unit_test(missing_file_is_a_usage_error),
 		cmocka_unit_test(volatile_boards_load),
-		cmocka_unit_test(stacked_board_loads),
 		cmocka_unit_test(deep_nesting_is_refused_at_once),
 		cmocka_unit_test(nesting_within_limit_reaches_the_schema),
 		cmocka_unit_test(oversized_file_is_refused),

@@ -152,43 +152,6 @@ static void cmdline_joins_board_and_extra(void **state)
 	assert_non_null(strstr(err.msg, "control character"));
 }
 
-/* A board's stacks and the filesystems on them ride on every boot's command line, before the
- * mount options and the extras: the image builds and mounts them from it (image/storage.sh). */
-static void cmdline_carries_the_stacks(void **state)
-{
-	char *devs[] = { "/dev/nvme0n1p4", "/dev/sda3" }, *pv[] = { "/dev/sda4" };
-	struct board_stack stacks[] = {
-		{ .name = "md0", .kind = "raid1", .devices = devs, .n_devices = 2 },
-		{ .name = "vg", .kind = "lvm", .devices = pv, .n_devices = 1, .size_mb = 64 },
-	};
-	struct board_filesystem fs[] = {
-		{ .name = "sata-xfs", .type = "xfs", .device = "/dev/sda1", .mount = "/m/x" },
-		{ .name = "md-xfs", .type = "xfs", .device = "/dev/md0", .mount = "/m/md" },
-		{ .name = "lv", .type = "ext4", .device = "/dev/vg/lv", .mount = "/m/lv" },
-		{ .name = "ovl", .type = "overlay", .device = "overlay", .mount = "/m/o",
-		  .options = "lowerdir=/m/x/l,upperdir=/m/md/u,workdir=/m/md/w" },
-	};
-	struct board b = { .name = "t", .boot = { .cmdline = "console=ttyS0" },
-			   .deploy = { .backend = "qemu" }, .filesystems = fs, .n_filesystems = 4,
-			   .stacks = stacks, .n_stacks = 2 };
-	struct rig_err err = { 0 };
-	char *line;
-
-	(void)state;
-	assert_int_equal(deploy_boot_cmdline(&b, "noresume", &line, &err), 0);
-	assert_string_equal(line, "console=ttyS0 rig.stack.md0=raid1:/dev/nvme0n1p4,/dev/sda3 "
-			    "rig.stack.vg=lvm:/dev/sda4:64:0 rig.fs.md-xfs=xfs:/dev/md0:/m/md "
-			    "rig.fs.lv=ext4:/dev/vg/lv:/m/lv rig.fs.ovl=overlay:overlay:/m/o "
-			    "rig.mountopts.ovl=lowerdir=/m/x/l,upperdir=/m/md/u,workdir=/m/md/w noresume");
-	free(line);
-	/* without stacks: the board's command line as it was */
-	b.n_stacks = 0;
-	b.n_filesystems = 3;
-	assert_int_equal(deploy_boot_cmdline(&b, NULL, &line, &err), 0);
-	assert_string_equal(line, "console=ttyS0");
-	free(line);
-}
-
 /* ---- tftp ---- */
 
 static void tftp_writes_files_and_ipxe_script(void **state)
@@ -472,7 +435,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cmdline_joins_board_and_extra),
-		cmocka_unit_test(cmdline_carries_the_stacks),
 		cmocka_unit_test_setup_teardown(tftp_writes_files_and_ipxe_script, setup, teardown),
 		cmocka_unit_test_setup_teardown(tftp_next_boot_replaces_the_old, setup, teardown),
 		cmocka_unit_test_setup_teardown(tftp_failure_keeps_the_previous_boot, setup, teardown),

@@ -307,8 +307,6 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 	}
 	if (strncmp(cmd, "rig-dut trace-setup", 19) == 0)
 		return fake_reply(f, seq, 0, "trace=on clock=boot events=7\n");
-	if (strcmp(cmd, "rig-dut fs-ids") == 0)      /* what the QEMU board reports */
-		return fake_reply(f, seq, 0, "fs=nvme-ext4 sid=nvme0n1p1\nfs=loop-ext4 sid=loop0\n");
 	if (strncmp(cmd, "rig-dut start-workloads ", 24) == 0)
 		return fake_reply(f, seq, 0, "workloads=1\n");
 	if (strncmp(cmd, "rig-dut suspend ", 16) == 0) {
