@@ -88,7 +88,9 @@ cmd_trace_read() {
     awk '/ rig\/|: (fs_|freeze_super|thaw_super)/ {
             for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); ev = $(i + 1); sub(":", "", ev) }
             dev = ""; if (match($0, /dev="[^"]*"/)) dev = substr($0, RSTART + 5, RLENGTH - 6)
-            split(t, p, "."); ns = p[1] * 1000000000 + substr(p[2] "000000000", 1, 9)
+            # busybox awk reads a string of digits 0-7 with a leading 0 as octal: strip the zeros
+            split(t, p, "."); f = substr(p[2] "000000000", 1, 9); sub(/^0+/, "", f)
+            ns = p[1] * 1000000000 + f
             printf "%s %.0f %s\n", ev, ns, dev
         }' "$TRACE/trace" | tee "$STATE/trace.last"
     echo >"$TRACE/trace"
