@@ -45,6 +45,7 @@ struct engine_ctx {
 	unsigned cycle_no, cycle_total;
 	double started_at;            /* monotonic: when the run began (its first boot) */
 	double last_timeout_overrun_ms; /* how late the last timed-out wait noticed its deadline */
+	long long last_wait_extended_ms; /* how long past its timeout the last wait let a busy board run */
 	bool aborted_marked;          /* the run is already stored as aborted */
 	/* this cycle's time budget (judge/budget.h): its console events as they are stored, */
 	struct budget_state budget;

@@ -44,8 +44,13 @@ int hang_record(struct engine_ctx *ctx, struct results_cycle *cyc, const char *p
 	char *tail;
 	int rc = 0;
 
-	session_say(ctx->s, "HANG in phase %s (timeout): trying a SysRq task dump, then power-cycling",
-		    phase);
+	if (ctx->last_wait_extended_ms > 0)
+		session_say(ctx->s, "HANG in phase %s (timeout, after %.0f s more while the disks were "
+			    "busy): trying a SysRq task dump, then power-cycling", phase,
+			    ctx->last_wait_extended_ms / 1e3);
+	else
+		session_say(ctx->s, "HANG in phase %s (timeout): trying a SysRq task dump, then "
+			    "power-cycling", phase);
 	/* A task dump costs two seconds and often names the stuck task; a stopped or dead board
 	 * simply ignores it. SysRq-z then dumps the trace buffer: the rig's freeze and thaw
 	 * events of this cycle (the agent cannot read them now), e.g. a freeze that never

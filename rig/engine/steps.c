@@ -37,6 +37,20 @@ static int wait_failed(struct engine_ctx *ctx, enum wait_result r, struct result
 	return -1;
 }
 
+/* A phase let past its timeout because the disks were busy says by how much: a slow sync is
+ * visible in the results, never hidden. */
+static void note_extension(struct engine_ctx *ctx, struct results_cycle *cyc, const char *phase,
+			   struct rig_err *err)
+{
+	char name[64];
+
+	if (ctx->last_wait_extended_ms <= 0 || !cyc)
+		return;
+	snprintf(name, sizeof(name), "%s_past_timeout_ms", phase);
+	(void)results_cycle_add_measurement(cyc, name, NULL, (double)ctx->last_wait_extended_ms,
+					    "ms", err);
+}
+
 /* The collection after a resume starts here: the time budget's "collect" runs to the commit. */
 static int after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
 {
@@ -109,8 +123,9 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 			     err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", suspend_s);
-	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
-		       ms(suspend_s), &reply, err);
+	r = wait_board_writing(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED,
+			       since, ms(suspend_s), &reply, err);
+	note_extension(ctx, cyc, "suspend", err);
 	slept = r == WAIT_DONE;
 	if (r != WAIT_DONE && r != WAIT_REPLIED) {
 		agent_reply_free(&reply);
@@ -209,8 +224,9 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	if (dut_send_suspend(ctx->s, st->mode, false, 0, NULL, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase suspend (timeout %us)", ctx->t.suspend);
-	r = wait_board(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED, since,
-		       ms(ctx->t.suspend), &reply, err);
+	r = wait_board_writing(ctx, st->mode == SLEEP_S2IDLE ? WAIT_FOR_WATCH : WAIT_FOR_SUSPENDED,
+			       since, ms(ctx->t.suspend), &reply, err);
+	note_extension(ctx, cyc, "suspend", err);
 	if (r == WAIT_DONE)
 		r = wait_idle(ctx, ms(st->after_seconds), &reply, err);
 	agent_reply_free(&reply);
@@ -277,7 +293,8 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	    dut_send_hibernate(ctx->s, st->via != VIA_SYSFS, &reply, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
-	r = wait_board(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);
+	r = wait_board_writing(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);
+	note_extension(ctx, cyc, "hibernate", err);
 	if (r == WAIT_REPLIED) {
 		struct ev_sleep sleep;
 		struct judge_context c;

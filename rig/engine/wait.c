@@ -1,6 +1,7 @@
 #include "engine/wait.h"
 
 #include "console/console.h"
+#include "engine/busy_deadline.h"
 #include "util/clock.h"
 
 #define SLICE_MS 100
@@ -38,13 +39,42 @@ static int condition_met(struct engine_ctx *ctx, enum wait_for what, double sinc
 	return 0;
 }
 
-enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double since,
-			    long long timeout_ms, struct agent_reply *reply, struct rig_err *err)
-{
-	long long deadline = monotonic_ms() + timeout_ms;
+#define DISK_SAMPLE_MS 1000
 
+/* Reads the disk counter about once a second; a failed or unsupported read leaves the plain
+ * timeout in force. */
+static void sample_disks(struct engine_ctx *ctx, struct busy_deadline *d, long long now,
+			 long long *next_sample)
+{
+	unsigned long long ops;
+	struct rig_err ignored;
+
+	if (now < *next_sample)
+		return;
+	*next_sample = now + DISK_SAMPLE_MS;
+	if (power_disk_ops(ctx->s->power, &ops, &ignored) == 1)
+		busy_deadline_sample(d, now, ops);
+}
+
+static void say_extending(struct engine_ctx *ctx, const struct busy_deadline *d)
+{
+	session_say(ctx->s, "  past its %llds timeout the board's disks are still busy: waiting while "
+		    "they are (until %llds quiet, at most %llds)", d->timeout_ms / 1000,
+		    (long long)BUSY_QUIET_MS / 1000, d->cap_ms / 1000);
+}
+
+static enum wait_result wait_until(struct engine_ctx *ctx, enum wait_for what, double since,
+				   long long timeout_ms, bool writing, struct agent_reply *reply,
+				   struct rig_err *err)
+{
+	struct busy_deadline d;
+	long long next_sample = 0;
+	bool said = false;
+
+	busy_deadline_start(&d, monotonic_ms(), timeout_ms);
+	ctx->last_wait_extended_ms = 0;
 	for (;;) {
-		long long left = deadline - monotonic_ms();
+		long long now = monotonic_ms(), left = d.start_ms + d.timeout_ms - now;
 		int rc;
 
 		if (ctx->opts->stop && *ctx->opts->stop)
@@ -57,9 +87,20 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 			return WAIT_ERROR;
 		if (rc > 0)
 			return WAIT_DONE;
-		if (left <= 0) {
-			ctx->last_timeout_overrun_ms = (double)-left;
+		if (writing)
+			sample_disks(ctx, &d, now, &next_sample);
+		if (busy_deadline_expired(&d, now)) {
+			ctx->last_timeout_overrun_ms = (double)(now - d.start_ms - d.timeout_ms -
+								d.extended_ms);
+			ctx->last_wait_extended_ms = d.extended_ms;
 			return WAIT_TIMEOUT;
+		}
+		if (left <= 0) {
+			ctx->last_wait_extended_ms = d.extended_ms;
+			if (!said)
+				say_extending(ctx, &d);
+			said = true;
+			left = SLICE_MS;
 		}
 		if (!ctx->s->console) {
 			/* Nothing to read while the board is off: just let the time pass. */
@@ -78,6 +119,19 @@ enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double s
 		if (rc == 1)
 			return WAIT_REPLIED;
 	}
+}
+
+enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double since,
+			    long long timeout_ms, struct agent_reply *reply, struct rig_err *err)
+{
+	return wait_until(ctx, what, since, timeout_ms, false, reply, err);
+}
+
+enum wait_result wait_board_writing(struct engine_ctx *ctx, enum wait_for what, double since,
+				    long long timeout_ms, struct agent_reply *reply,
+				    struct rig_err *err)
+{
+	return wait_until(ctx, what, since, timeout_ms, true, reply, err);
 }
 
 enum wait_result wait_idle(struct engine_ctx *ctx, long long ms, struct agent_reply *reply,

@@ -28,6 +28,14 @@ enum wait_for {
 enum wait_result wait_board(struct engine_ctx *ctx, enum wait_for what, double since,
 			    long long timeout_ms, struct agent_reply *reply, struct rig_err *err);
 
+/* wait_board() for a phase that writes to the disks (suspend, hibernate): past timeout_ms it goes
+ * on while the board's disks keep completing requests (engine/busy_deadline.h), saying so once;
+ * ctx->last_wait_extended_ms tells by how much. Backends that cannot see the disks (real
+ * boards) get the plain timeout. */
+enum wait_result wait_board_writing(struct engine_ctx *ctx, enum wait_for what, double since,
+				    long long timeout_ms, struct agent_reply *reply,
+				    struct rig_err *err);
+
 /* Let time pass (the board sleeps) while reading the console. */
 enum wait_result wait_idle(struct engine_ctx *ctx, long long ms, struct agent_reply *reply,
 			   struct rig_err *err);

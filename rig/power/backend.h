@@ -23,6 +23,8 @@ struct power_ops {
 	/* Is whatever drives the board still there (rig powerd holding the lines)? 0 yes, -1
 	 * with err saying what is lost and in which state the board was left. May be NULL. */
 	int (*check)(struct power *power, struct rig_err *err);
+	/* Cumulative requests the board's disks completed (power/blockstats.h). May be NULL. */
+	int (*disk_ops)(struct power *power, unsigned long long *ops, struct rig_err *err);
 	void (*close)(struct power *power);
 };
 

@@ -185,6 +185,13 @@ int power_check(struct power *power, struct rig_err *err)
 	return power->ops->check ? power->ops->check(power, err) : 0;
 }
 
+int power_disk_ops(struct power *power, unsigned long long *ops, struct rig_err *err)
+{
+	if (!power->ops->disk_ops)
+		return 0;
+	return power->ops->disk_ops(power, ops, err) < 0 ? -1 : 1;
+}
+
 int power_has_events(const struct power *power)
 {
 	return power->ops->wait_event != NULL;

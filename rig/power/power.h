@@ -61,6 +61,10 @@ int power_wait_event(struct power *power, const char *event, double since, unsig
  * it went away mid-run -- a killed `rig powerd`, whose lines then revert -- with err saying so
  * and in which state that left the board's relay.  Cheap: the engine calls it while it waits. */
 int power_check(struct power *power, struct rig_err *err);
+/* How many requests the board's disks have completed so far (reads, writes, flushes), as the
+ * host sees them: 1 with *ops set, 0 when the backend cannot tell (real boards), -1 on error.
+ * The engine lets a phase overrun its timeout while this keeps moving. */
+int power_disk_ops(struct power *power, unsigned long long *ops, struct rig_err *err);
 /* Whether power_wait_event() is meaningful for this backend. */
 int power_has_events(const struct power *power);
 

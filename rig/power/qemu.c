@@ -8,6 +8,7 @@
  * started by an earlier rig (e.g. `rig power on`) is found again through <run>/qemu.pid.
  * QEMU serves one QMP client at a time, so two rigs on the same board wait on each other. */
 #include "power/backend.h"
+#include "power/blockstats.h"
 
 #include "util/clock.h"
 
@@ -361,6 +362,20 @@ static int qemu_wait_event(struct power *power, const char *event, double since,
 	return qmp_wait_event(qp->qmp, event, since, timeout_ms, err);
 }
 
+static int qemu_disk_ops(struct power *power, unsigned long long *ops, struct rig_err *err)
+{
+	json_t *ret = NULL;
+	int rc;
+
+	if (command(priv(power), "query-blockstats", NULL, &ret, err) < 0)
+		return -1;
+	rc = blockstats_ops(ret, ops);
+	json_decref(ret);
+	if (rc < 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "QMP query-blockstats: unexpected reply");
+	return 0;
+}
+
 const struct power_ops power_qemu_ops = {
 	.name = "qemu",
 	.open = qemu_open,
@@ -375,5 +390,6 @@ const struct power_ops power_qemu_ops = {
 	.inject_hang = qemu_inject_hang,
 	.sysrq = qemu_sysrq,
 	.wait_event = qemu_wait_event,
+	.disk_ops = qemu_disk_ops,
 	.close = qemu_close,
 };

@@ -131,8 +131,10 @@ fio_loop() {
         rm -f "$2/rand-write.dat"
         truncate -s 32M "$2/rand-write.dat" && sync -f "$2"
         # started: the job is set up and about to write (start-workloads waits for it).
-        # 1 MiB/s: steady writes that leave the board (2 TCG CPUs) to the other writers
-        DIR=$2 RUNTIME=86400 fio --aux-path="$dir" --output="$dir/run.log" --rate=1m \
+        # 256 KiB/s: steady writes the board's disks keep up with. At 1 MiB/s on each of the
+        # four filesystems the QEMU board (single-threaded TCG writes ~2.5 MB/s) fell behind:
+        # ~140 MB piled up dirty and each pre-suspend sync took 45-76 s (2026-12-05).
+        DIR=$2 RUNTIME=86400 fio --aux-path="$dir" --output="$dir/run.log" --rate=256k \
             --exec_prerun="touch $dir/started" /usr/share/rig/fio/rand-write.fio &
         echo $! >"$dir/fio.pid"
         wait $! || break
