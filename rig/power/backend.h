@@ -23,6 +23,9 @@ struct power_ops {
 	/* Is whatever drives the board still there (rig powerd holding the lines)? 0 yes, -1
 	 * with err saying what is lost and in which state the board was left. May be NULL. */
 	int (*check)(struct power *power, struct rig_err *err);
+	/* The host process that runs the board (QEMU), 0 when it is not running. May be NULL: a
+	 * real board has none. */
+	long (*host_pid)(struct power *power);
 	void (*close)(struct power *power);
 };
 

@@ -361,6 +361,14 @@ static int qemu_wait_event(struct power *power, const char *event, double since,
 	return qmp_wait_event(qp->qmp, event, since, timeout_ms, err);
 }
 
+/* The QEMU process, for the host's CPU accounting of the board (its threads' schedstat). */
+static long qemu_host_pid(struct power *power)
+{
+	struct qemu_power *qp = priv(power);
+
+	return qemu_proc_alive(&qp->proc) ? (long)qp->proc.pid : 0;
+}
+
 const struct power_ops power_qemu_ops = {
 	.name = "qemu",
 	.open = qemu_open,
@@ -375,5 +383,6 @@ const struct power_ops power_qemu_ops = {
 	.inject_hang = qemu_inject_hang,
 	.sysrq = qemu_sysrq,
 	.wait_event = qemu_wait_event,
+	.host_pid = qemu_host_pid,
 	.close = qemu_close,
 };
