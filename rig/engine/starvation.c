@@ -61,6 +61,7 @@ static int reclassify(struct engine_ctx *ctx, struct results_cycle *cyc,
 	if (*status == RESULTS_CYCLE_HANG && ctx->totals->hangs > 0)
 		ctx->totals->hangs--;
 	ctx->totals->infra++;
+	ctx->totals->starved++;
 	*status = RESULTS_CYCLE_INFRA;
 	session_say(ctx->s, "  infrastructure, not the kernel: %s", why);
 	return 0;

@@ -20,13 +20,15 @@
 /* A cycle is starved when QEMU's threads together waited on the host's run queues for at least
  * this share of the window's wall time. A vCPU thread that waits a fifth of the time loses 12 s
  * of a 60 s phase timeout and, in a 100 s phase, the 20 s after which the guest's soft-lockup
- * watchdog (2 x watchdog_thresh) and RCU (rcu_cpu_stall_timeout 21 s) speak up; an idle host
- * keeps QEMU's wait near zero (rig/README.md, "Host CPU starvation", has the figures). */
+ * watchdog (2 x watchdog_thresh) and RCU (rcu_cpu_stall_timeout 21 s) speak up. A QEMU that has
+ * the host's CPUs when it wants them waits little (rig/README.md, "Host CPU starvation": the
+ * e2e control that measures it). */
 #define STARVE_QEMU_WAIT_SHARE 0.20
 /* Only when QEMU's own accounting is unknown for the window (QEMU restarted within it, a
  * thread's schedstat unreadable): the host's PSI "some" CPU pressure, the share of the time at
  * least one runnable task waited for a CPU. Host-wide, so it needs a higher bar than QEMU's
- * own figure: half the window. */
+ * own figure: half the window (this 2-CPU host read 79 % "some" over 5 min while a 2-job kernel
+ * build and a nice 19 compile shared it: a background job waiting is pressure too). */
 #define STARVE_PSI_SOME_SHARE 0.50
 
 struct starve_window {
@@ -42,9 +44,10 @@ struct starve_window {
 };
 
 /* The window between two samples. QEMU's figures: the difference when both samples read the
- * same QEMU process (unknown if its counters went back); when another QEMU (or none) ran at the
- * start, the end's process's whole counters (it started inside the window). PSI's when both
- * samples read it. */
+ * same QEMU process (a thread that ended in the window takes its time out of the sum, so the
+ * difference can only understate the wait; unknown if the sum went back); when another QEMU (or
+ * none) ran at the start, the end's process's whole counters (it started inside the window: a
+ * lower bound too). PSI's when both samples read it. */
 void starve_window_of(const struct host_cpu_sample *from, const struct host_cpu_sample *to,
 		      struct starve_window *w);
 

@@ -204,21 +204,37 @@ static void soft_lockup_cycle(struct cycle_fixture *cf)
 	cf->totals.fail = 1;
 }
 
-static void test_starved_soft_lockup_cycle_becomes_infra(void **state)
+/* A QEMU board's cycle whose resume logged a soft lockup (and, with data_loss, lost acknowledged
+ * records too), judged over a 63 s window in which QEMU's threads waited wait_s. */
+static enum results_cycle_status soft_lockup_after(struct cycle_fixture *cf, double wait_s,
+						  bool data_loss)
 {
-	struct cycle_fixture cf;
-	struct host_cpu_sample to = end_sample(41.2);
+	struct host_cpu_sample to = end_sample(wait_s);
 	enum results_cycle_status status = RESULTS_CYCLE_FAIL;
 	struct rig_err err;
 
+	cycle_setup(cf, true);
+	soft_lockup_cycle(cf);
+	if (data_loss) {
+		assert_int_equal(results_cycle_add_verdict(cf->cyc, "no-loss", "ext4",
+							   RESULTS_VERDICT_FAIL, NULL,
+							   "22 acknowledged records lost", &err), 0);
+		cf->totals.fail++;
+	}
+	assert_int_equal(starvation_apply(&cf->ctx, cf->cyc, &to, false, &status, &err), 0);
+	return status;
+}
+
+static void test_starved_soft_lockup_cycle_becomes_infra(void **state)
+{
+	struct cycle_fixture cf;
+
 	(void)state;
-	cycle_setup(&cf, true);
-	soft_lockup_cycle(&cf);
-	assert_int_equal(starvation_apply(&cf.ctx, cf.cyc, &to, false, &status, &err), 0);
-	assert_int_equal(status, RESULTS_CYCLE_INFRA);
+	assert_int_equal(soft_lockup_after(&cf, 41.2, false), RESULTS_CYCLE_INFRA);
 	assert_int_equal(cf.totals.fail, 0);
 	assert_int_equal(cf.totals.skip, 1);
 	assert_int_equal(cf.totals.infra, 1);
+	assert_int_equal(cf.totals.starved, 1);
 	assert_int_equal(cf.cyc->n_verdicts, 3);
 	assert_int_equal(cf.cyc->verdicts[0].result, RESULTS_VERDICT_PASS);
 	assert_int_equal(cf.cyc->verdicts[1].result, RESULTS_VERDICT_SKIP);
@@ -242,17 +258,12 @@ static void test_starved_soft_lockup_cycle_becomes_infra(void **state)
 static void test_not_starved_soft_lockup_stays_fail(void **state)
 {
 	struct cycle_fixture cf;
-	struct host_cpu_sample to = end_sample(1.5);
-	enum results_cycle_status status = RESULTS_CYCLE_FAIL;
-	struct rig_err err;
 
 	(void)state;
-	cycle_setup(&cf, true);
-	soft_lockup_cycle(&cf);
-	assert_int_equal(starvation_apply(&cf.ctx, cf.cyc, &to, false, &status, &err), 0);
-	assert_int_equal(status, RESULTS_CYCLE_FAIL);
+	assert_int_equal(soft_lockup_after(&cf, 1.5, false), RESULTS_CYCLE_FAIL);
 	assert_int_equal(cf.totals.fail, 1);
 	assert_int_equal(cf.totals.infra, 0);
+	assert_int_equal(cf.totals.starved, 0);
 	assert_int_equal(cf.cyc->n_verdicts, 2);
 	assert_int_equal(cf.cyc->verdicts[1].result, RESULTS_VERDICT_FAIL);
 	assert_string_equal(cf.cyc->verdicts[1].detail, SOFT_LOCKUP);
@@ -266,18 +277,9 @@ static void test_not_starved_soft_lockup_stays_fail(void **state)
 static void test_starved_data_loss_stays_fail(void **state)
 {
 	struct cycle_fixture cf;
-	struct host_cpu_sample to = end_sample(60);
-	enum results_cycle_status status = RESULTS_CYCLE_FAIL;
-	struct rig_err err;
 
 	(void)state;
-	cycle_setup(&cf, true);
-	soft_lockup_cycle(&cf);
-	assert_int_equal(results_cycle_add_verdict(cf.cyc, "no-loss", "ext4", RESULTS_VERDICT_FAIL,
-						   NULL, "22 acknowledged records lost", &err), 0);
-	cf.totals.fail = 2;
-	assert_int_equal(starvation_apply(&cf.ctx, cf.cyc, &to, false, &status, &err), 0);
-	assert_int_equal(status, RESULTS_CYCLE_FAIL);
+	assert_int_equal(soft_lockup_after(&cf, 60, true), RESULTS_CYCLE_FAIL);
 	assert_int_equal(cf.totals.fail, 2);
 	assert_int_equal(cf.cyc->n_verdicts, 3);
 	assert_int_equal(cf.cyc->verdicts[1].result, RESULTS_VERDICT_FAIL);
@@ -337,8 +339,7 @@ static void test_figures_stored_and_shown(void **state)
 	struct fixture *f = *state;
 	struct results_run_info info = { .board = "qemu", .plan = "smoke" };
 	struct cycle_fixture cf;
-	struct host_cpu_sample to = end_sample(41.2);
-	enum results_cycle_status status = RESULTS_CYCLE_FAIL;
+	enum results_cycle_status status;
 	struct results_db *db = NULL;
 	struct rig_err err;
 	char path[128], *text = NULL;
@@ -350,11 +351,9 @@ static void test_figures_stored_and_shown(void **state)
 	snprintf(path, sizeof(path), "%s/results.db", f->dir);
 	assert_int_equal(results_open(path, RESULTS_OPEN_CREATE, &db, &err), 0);
 	assert_int_equal(results_run_begin(db, &info, &run_id, &err), 0);
-	cycle_setup(&cf, true);
-	cf.cyc->run_id = run_id;
-	soft_lockup_cycle(&cf);
-	assert_int_equal(starvation_apply(&cf.ctx, cf.cyc, &to, false, &status, &err), 0);
+	status = soft_lockup_after(&cf, 41.2, false);
 	results_cycle_end(cf.cyc, status, 0, -1);
+	cf.cyc->run_id = run_id;
 	assert_int_equal(results_cycle_commit(db, cf.cyc, NULL, &err), 0);
 	results_cycle_free(cf.cyc);
 
