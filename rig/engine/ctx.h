@@ -13,6 +13,7 @@
 #include "results/db.h"
 #include "judge/budget.h"
 #include "judge/fio.h"
+#include "judge/host_cpu.h"
 #include "judge/identity.h"
 #include "judge/judge.h"
 #include "judge/window.h"
@@ -53,6 +54,8 @@ struct engine_ctx {
 	double collect_from;          /* monotonic: the collection after the resume began; 0 none */
 	struct frozen_window budget_window;   /* rig-dut trace-read of the cycle */
 	bool budget_traced;           /* budget_window was read */
+	/* this cycle's host CPU samples (engine/starvation.h): its start, and a declared hang */
+	struct host_cpu_sample host_from, host_hang;
 };
 
 /* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran
@@ -85,6 +88,9 @@ void judge_context_of(const struct engine_ctx *ctx, struct judge_context *c);
  * say every verdict that did not pass (store.c). */
 int store_judgement(struct engine_ctx *ctx, struct results_cycle *cyc, const struct judgement *j,
 		    struct rig_err *err);
+/* A failed verdict store_judgement counted is not judged after all (judge/starvation.h): the
+ * run's totals count it as a skip. */
+void store_recount_as_skip(struct engine_ctx *ctx, const char *name);
 /* Store the events of the step in the cycle (failures and PM milestones only); every event goes
  * to the cycle's time budget. */
 int cycle_store_events(struct engine_ctx *ctx, struct results_cycle *cyc,

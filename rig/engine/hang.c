@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/starvation.h"
+
 #define TAIL_LINES 40
 #define TAIL_WINDOW 16384
 #define SYSRQ_SETTLE_MS 2000
@@ -44,6 +46,8 @@ int hang_record(struct engine_ctx *ctx, struct results_cycle *cyc, const char *p
 	char *tail;
 	int rc = 0;
 
+	/* the host's CPU accounting of the hang's window, before the dump and the power cut */
+	starvation_hang_declared(ctx);
 	if (ctx->last_wait_extended_ms > 0)
 		session_say(ctx->s, "HANG in phase %s (timeout, after %.0f s more while the disks were "
 			    "busy): trying a SysRq task dump, then power-cycling", phase,

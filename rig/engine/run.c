@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/hang.h"
 #include "engine/progress.h"
+#include "engine/starvation.h"
 #include "util/clock.h"
 
 /* meta.json of the kernel under test: its text (for the run row) and the s_id offset. */
@@ -166,16 +167,20 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	if (!(cyc = new_cycle(ctx, step, idx, desc, err)))
 		return -1;
 	cycle_budget_begin(ctx);
+	starvation_cycle_begin(ctx);
 	rc = ctx->needs_boot ? board_boot(ctx, NULL, cyc, err) : 0;
 	if (rc == 0)
 		rc = step_run(ctx, step, cyc, err);
 	keep_leftover_events(ctx, cyc);
 	if (rc < 0) {
+		struct rig_err ignored;
+		enum results_cycle_status infra = RESULTS_CYCLE_INFRA;
+
 		ctx->totals->infra++;
 		session_say(ctx->s, "  infrastructure error: %s", err->msg);
+		(void)starvation_cycle_end(ctx, cyc, &infra, &ignored);   /* the figures, if it can */
 		results_cycle_end(cyc, RESULTS_CYCLE_INFRA, 0, -1);
 		ctx->needs_boot = true;
-		struct rig_err ignored;
 		(void)session_power_off(ctx->s, &ignored);
 	} else if (rc == 2) {
 		results_mark_aborted(ctx->db, ctx->run_id, cyc, 130, err);
@@ -183,7 +188,14 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 		results_cycle_free(cyc);
 		return 1;
 	} else {
-		results_cycle_end(cyc, rc == 1 ? RESULTS_CYCLE_HANG : cycle_status(cyc), 0, -1);
+		enum results_cycle_status status = rc == 1 ? RESULTS_CYCLE_HANG : cycle_status(cyc);
+
+		/* a hang or failure a starved host explains is infra, not the kernel's */
+		if (starvation_cycle_end(ctx, cyc, &status, err) < 0) {
+			results_cycle_free(cyc);
+			return -1;
+		}
+		results_cycle_end(cyc, status, 0, -1);
 	}
 	ctx->totals->cycles_done++;
 	if (cycle_store_budget(ctx, cyc, err) < 0 || results_cycle_commit(ctx->db, cyc, NULL, err) < 0) {

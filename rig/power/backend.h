@@ -25,6 +25,9 @@ struct power_ops {
 	int (*check)(struct power *power, struct rig_err *err);
 	/* Cumulative requests the board's disks completed (power/blockstats.h). May be NULL. */
 	int (*disk_ops)(struct power *power, unsigned long long *ops, struct rig_err *err);
+	/* The host process that runs the board (QEMU), 0 when it is not running. May be NULL: a
+	 * real board has none. */
+	long (*host_pid)(struct power *power);
 	void (*close)(struct power *power);
 };
 

@@ -196,3 +196,13 @@ int power_has_events(const struct power *power)
 {
 	return power->ops->wait_event != NULL;
 }
+
+int power_runs_on_host(const struct power *power)
+{
+	return power->ops->host_pid != NULL;
+}
+
+long power_host_pid(struct power *power)
+{
+	return power->ops->host_pid ? power->ops->host_pid(power) : 0;
+}

@@ -67,5 +67,10 @@ int power_check(struct power *power, struct rig_err *err);
 int power_disk_ops(struct power *power, unsigned long long *ops, struct rig_err *err);
 /* Whether power_wait_event() is meaningful for this backend. */
 int power_has_events(const struct power *power);
+/* Whether the board runs as a process on this host (QEMU), so the host's CPU accounting of it
+ * means something (engine/host_cpu.h); false for real hardware. */
+int power_runs_on_host(const struct power *power);
+/* That process's pid while it runs, else 0 (and always 0 for real hardware). */
+long power_host_pid(struct power *power);
 
 #endif

@@ -376,6 +376,14 @@ static int qemu_disk_ops(struct power *power, unsigned long long *ops, struct ri
 	return 0;
 }
 
+/* The QEMU process, for the host's CPU accounting of the board (its threads' schedstat). */
+static long qemu_host_pid(struct power *power)
+{
+	struct qemu_power *qp = priv(power);
+
+	return qemu_proc_alive(&qp->proc) ? (long)qp->proc.pid : 0;
+}
+
 const struct power_ops power_qemu_ops = {
 	.name = "qemu",
 	.open = qemu_open,
@@ -391,5 +399,6 @@ const struct power_ops power_qemu_ops = {
 	.sysrq = qemu_sysrq,
 	.wait_event = qemu_wait_event,
 	.disk_ops = qemu_disk_ops,
+	.host_pid = qemu_host_pid,
 	.close = qemu_close,
 };

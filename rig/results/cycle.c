@@ -195,6 +195,39 @@ int results_cycle_set_hang(struct results_cycle *cycle, const char *phase, const
 	return 0;
 }
 
+int results_cycle_set_host_cpu(struct results_cycle *cycle, const struct results_host_cpu *h,
+			       struct rig_err *err)
+{
+	int ok = 1;
+	char *detail = copy(h->detail, &ok);
+
+	if (!ok)
+		return no_memory(err, "the host's CPU accounting");
+	free(cycle->host_cpu.detail);
+	cycle->host_cpu = *h;
+	cycle->host_cpu.detail = detail;
+	return 0;
+}
+
+int results_cycle_set_verdict(struct results_cycle *cycle, size_t i,
+			      enum results_verdict_result result, const char *detail,
+			      struct rig_err *err)
+{
+	int ok = 1;
+	char *d = copy(detail, &ok);
+
+	if (i >= cycle->n_verdicts) {
+		free(d);
+		return rig_err_set(err, RIG_EXIT_INFRA, "results: no verdict %zu in the cycle", i);
+	}
+	if (!ok)
+		return no_memory(err, "a verdict");
+	free(cycle->verdicts[i].detail);
+	cycle->verdicts[i].detail = d;
+	cycle->verdicts[i].result = result;
+	return 0;
+}
+
 void results_cycle_end(struct results_cycle *cycle, enum results_cycle_status status,
 		       double ended_at, int64_t console_to)
 {
@@ -237,6 +270,7 @@ void results_cycle_free(struct results_cycle *cycle)
 	free(cycle->kernel_version);
 	free(cycle->kernel_build_id);
 	free(cycle->console_tail);
+	free(cycle->host_cpu.detail);
 	free(cycle);
 }
 

@@ -6,6 +6,7 @@
 #ifndef RIG_RESULTS_CYCLE_H
 #define RIG_RESULTS_CYCLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,21 @@ struct results_phase {
 	double seconds;        /* NAN: unknown (the evidence did not show it) */
 };
 
+/* The host's CPU accounting of a board that runs on this host (QEMU) over the cycle (schema 5;
+ * judge/starvation.h). Figures NAN when unavailable. */
+struct results_host_cpu {
+	bool recorded;         /* 0: nothing to store (a cycle imported from LAVA) */
+	bool applicable;       /* 0: the board is real hardware, no host process runs it */
+	const char *window_end;   /* "end", or "hang": the window closed when the hang was declared */
+	double window_s;       /* wall time (the engine's monotonic clock) */
+	double qemu_run_s;     /* QEMU's threads, summed: on a host CPU */
+	double qemu_wait_s;    /*   runnable, waiting on a host run queue */
+	double psi_some_s;     /* the host's PSI "some" CPU pressure over the window */
+	bool starved;          /* judge/starvation.h's thresholds */
+	bool reclassified;     /* the cycle's hang or failure became infra for it */
+	char *detail;          /* what the figures say, or why the cycle was reclassified */
+};
+
 struct results_artefact {
 	char *kind;            /* "console-log", "qemu-stderr", "dmesg", ... */
 	char *path;
@@ -103,6 +119,7 @@ struct results_cycle {
 	size_t n_artefacts, cap_artefacts;
 	struct results_phase *phases;
 	size_t n_phases, cap_phases;
+	struct results_host_cpu host_cpu;
 };
 
 /* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */
@@ -124,6 +141,14 @@ int results_cycle_add_phase(struct results_cycle *cycle, const char *name, doubl
 			    struct rig_err *err);
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err);
+
+/* The cycle's host CPU accounting (h->detail is copied; h->window_end must be a literal). */
+int results_cycle_set_host_cpu(struct results_cycle *cycle, const struct results_host_cpu *h,
+			       struct rig_err *err);
+/* Change verdict i's result and detail (a failure reclassified: judge/starvation.h). */
+int results_cycle_set_verdict(struct results_cycle *cycle, size_t i,
+			      enum results_verdict_result result, const char *detail,
+			      struct rig_err *err);
 
 /* Record where the cycle hung and the console tail to show for it; sets status to hang. */
 int results_cycle_set_hang(struct results_cycle *cycle, const char *phase, const char *console_tail,

@@ -18,6 +18,11 @@ static const char insert_verdict_sql[] =
 
 static const char insert_phase_sql[] =
 	"INSERT INTO cycle_phases (cycle_id, phase, seconds) VALUES (:cycle_id, :phase, :seconds)";
+static const char insert_host_cpu_sql[] =
+	"INSERT INTO cycle_host_cpu (cycle_id, applicable, window_end, window_s, qemu_run_s,"
+	" qemu_wait_s, psi_some_s, starved, reclassified, detail)"
+	" VALUES (:cycle_id, :applicable, :window_end, :window_s, :qemu_run_s, :qemu_wait_s,"
+	" :psi_some_s, :starved, :reclassified, :detail)";
 static const char insert_measurement_sql[] =
 	"INSERT INTO measurements (cycle_id, name, filesystem, value, unit)"
 	" VALUES (:cycle_id, :name, :filesystem, :value, :unit)";
@@ -149,6 +154,34 @@ static int write_phases(struct results_db *db, const struct results_cycle *c, in
 	return ret;
 }
 
+static int write_host_cpu(struct results_db *db, const struct results_cycle *c,
+			  int64_t cycle_id, struct rig_err *err)
+{
+	const struct results_host_cpu *h = &c->host_cpu;
+	struct results_binder b = { 0 };
+	bool cached;
+	int ret;
+
+	if (!h->recorded)
+		return 0;
+	if (results_db_cached(db, insert_host_cpu_sql, &b.stmt, &cached, err))
+		return -1;
+	results_bind_int64(&b, ":cycle_id", cycle_id);
+	results_bind_int64(&b, ":applicable", h->applicable != 0);
+	results_bind_text(&b, ":window_end", h->window_end);
+	results_bind_real(&b, ":window_s", h->window_s);          /* NAN: NULL, unavailable */
+	results_bind_real(&b, ":qemu_run_s", h->qemu_run_s);
+	results_bind_real(&b, ":qemu_wait_s", h->qemu_wait_s);
+	results_bind_real(&b, ":psi_some_s", h->psi_some_s);
+	results_bind_int64(&b, ":starved", h->starved != 0);
+	results_bind_int64(&b, ":reclassified", h->reclassified != 0);
+	results_bind_text(&b, ":detail", h->detail);
+	ret = finish_row(db, &b, "insert host cpu", err);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
+	return ret;
+}
+
 static int write_events(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
 			struct rig_err *err)
 {
@@ -210,7 +243,7 @@ int results_cycle_write(struct results_db *db, const struct results_cycle *cycle
 
 	if (write_cycle_row(db, cycle, status, &id, err) || write_verdicts(db, cycle, id, err) ||
 	    write_measurements(db, cycle, id, err) || write_events(db, cycle, id, err) ||
-	    write_phases(db, cycle, id, err) ||
+	    write_phases(db, cycle, id, err) || write_host_cpu(db, cycle, id, err) ||
 	    write_artefacts(db, cycle, id, err))
 		return -1;
 	if (cycle_id)

@@ -353,6 +353,64 @@ static int time_budget(FILE *out, json_t *run)
 	return budget_summary(out, budget) || budget_per_cycle(out, run, budget) ? -1 : 0;
 }
 
+/* Seconds with 0.1 s precision, or a share of the window in percent; "-" when unavailable. */
+static const char *tenths(json_t *v, char *buf, size_t len)
+{
+	if (!json_is_number(v))
+		return "-";
+	snprintf(buf, len, "%.1f", json_number_value(v));
+	return buf;
+}
+
+static const char *share(json_t *part, json_t *window, char *buf, size_t len)
+{
+	if (!json_is_number(part) || !json_is_number(window) || json_number_value(window) <= 0)
+		return "-";
+	snprintf(buf, len, "%.0f", json_number_value(part) * 100 / json_number_value(window));
+	return buf;
+}
+
+/* The host's CPU accounting per cycle (judge/starvation.h): only where the board ran on this
+ * host; the detail says why a reclassified cycle is infra. */
+static int host_cpu_table(FILE *out, json_t *run)
+{
+	static const char *const headers[] = {
+		"CYCLE", "WINDOW", "WINDOW_S", "QEMU_CPU_S", "QEMU_WAIT_S", "WAIT_%", "PSI_%",
+		"STARVED", "RECLASSIFIED",
+	};
+	struct text_table *t = NULL;
+	json_t *c;
+	size_t i;
+	int rows = 0;
+
+	json_array_foreach(json_object_get(run, "cycles"), i, c) {
+		json_t *h = json_object_get(c, "host_cpu");
+		char idx[CELL], win[CELL], cpu[CELL], wait[CELL], wshare[CELL], psi[CELL];
+		json_t *window = json_object_get(h, "window_s");
+		const char *cells[] = {
+			field(c, "idx", idx, CELL), field(h, "window_end", NULL, 0),
+			tenths(window, win, CELL), tenths(json_object_get(h, "qemu_run_s"), cpu, CELL),
+			tenths(json_object_get(h, "qemu_wait_s"), wait, CELL),
+			share(json_object_get(h, "qemu_wait_s"), window, wshare, CELL),
+			share(json_object_get(h, "psi_some_s"), window, psi, CELL),
+			json_integer_value(json_object_get(h, "starved")) ? "yes" : "no",
+			json_integer_value(json_object_get(h, "reclassified")) ? "yes" : "no",
+		};
+
+		if (!json_is_object(h) || !json_integer_value(json_object_get(h, "applicable")))
+			continue;
+		if (!rows++ && (fprintf(out, "\nhost CPU (a board run by QEMU on this host; "
+					"judge/starvation.h):\n") < 0 ||
+				!(t = text_table_new(headers, 9))))
+			return -1;
+		if (text_table_add_row(t, cells)) {
+			text_table_free(t);
+			return -1;
+		}
+	}
+	return rows ? print_table(out, t) : 0;
+}
+
 /* Print text with every line indented and control characters (other than newline) masked. */
 static int print_indented(FILE *out, const char *text)
 {
@@ -408,7 +466,7 @@ int results_format_run(FILE *out, json_t *run)
 	    cycles_table(out, run, "cycles", cycle_h, 8, add_cycle_row) ||
 	    cycles_table(out, run, "verdicts", verdict_h, 6, add_verdict_rows) ||
 	    cycles_table(out, run, "measurements", measure_h, 5, add_measurement_rows) ||
-	    time_budget(out, run) || hang_tails(out, run))
+	    time_budget(out, run) || host_cpu_table(out, run) || hang_tails(out, run))
 		return -1;
 	return artefacts_table(out, run);
 }

@@ -39,7 +39,14 @@ static const char budget_sql[] =
 	" FROM cycle_phases p JOIN cycles c ON c.id = p.cycle_id WHERE c.run_id = :id"
 	" GROUP BY p.phase ORDER BY min(p.id)";
 
+/* Schema 5: the host's CPU accounting of the cycle (one row, or none: a real board's cycle has
+ * applicable 0, a LAVA cycle none). */
+static const char host_cpu_sql[] =
+	"SELECT applicable, window_end, window_s, qemu_run_s, qemu_wait_s, psi_some_s, starved,"
+	" reclassified, detail FROM cycle_host_cpu WHERE cycle_id = :id";
+
 #define SCHEMA_PHASES 4   /* the first schema with cycle_phases (a reader never migrates) */
+#define SCHEMA_HOST_CPU 5 /* the first with cycle_host_cpu */
 
 /* Columns that hold JSON text are returned as JSON, not as a string containing JSON. */
 static json_t *text_value(const char *column, const char *text)
@@ -170,15 +177,35 @@ static int attach_rows(struct results_db *db, json_t *obj, const char *key, cons
 	return attach(obj, key, rows, err);
 }
 
-static int attach_cycle_items(struct results_db *db, json_t *cycle, bool phases,
+/* The cycle's host_cpu object, null when it has none (or the schema predates it). */
+static int attach_host_cpu(struct results_db *db, json_t *cycle, int64_t id, int version,
+			   struct rig_err *err)
+{
+	json_t *rows;
+
+	if (version < SCHEMA_HOST_CPU)
+		return attach(cycle, "host_cpu", json_null(), err);
+	if (rows_by_id(db, host_cpu_sql, id, &rows, err))
+		return -1;
+	if (attach(cycle, "host_cpu", json_incref(json_array_size(rows) ? json_array_get(rows, 0)
+							: json_null()), err)) {
+		json_decref(rows);
+		return -1;
+	}
+	json_decref(rows);
+	return 0;
+}
+
+static int attach_cycle_items(struct results_db *db, json_t *cycle, int version,
 			      struct rig_err *err)
 {
 	int64_t id = json_integer_value(json_object_get(cycle, "id"));
 
 	if (attach_rows(db, cycle, "verdicts", verdicts_sql, id, err) ||
-	    attach_rows(db, cycle, "measurements", measurements_sql, id, err))
+	    attach_rows(db, cycle, "measurements", measurements_sql, id, err) ||
+	    attach_host_cpu(db, cycle, id, version, err))
 		return -1;
-	return phases ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
+	return version >= SCHEMA_PHASES ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
 }
 
 static int attach_cycles(struct results_db *db, json_t *run, int64_t run_id, struct rig_err *err)
@@ -193,7 +220,7 @@ static int attach_cycles(struct results_db *db, json_t *run, int64_t run_id, str
 	if (attach(run, "cycles", cycles, err))
 		return -1;
 	json_array_foreach(cycles, i, cycle)
-		if (attach_cycle_items(db, cycle, version >= SCHEMA_PHASES, err))
+		if (attach_cycle_items(db, cycle, version, err))
 			return -1;
 	if (version < SCHEMA_PHASES)
 		return attach(run, "time_budget", json_array(), err);

@@ -166,11 +166,33 @@ static const char schema_v4[] =
 	" UNIQUE (cycle_id, phase)"
 	") STRICT;";
 
+/*
+ * Version 5: the host's CPU accounting of each cycle of a board that runs on this host (QEMU;
+ * judge/starvation.h): the window's wall time, QEMU's threads' time on a CPU and waiting on a
+ * run queue (summed schedstat), the host's PSI "some" CPU pressure (NULL: unavailable), whether
+ * that was starvation and whether it made the cycle's hang or failure an infra cycle. A real
+ * board's cycles have a row with applicable 0. Cycles stored before (and LAVA's) have none.
+ */
+static const char schema_v5[] =
+	"CREATE TABLE cycle_host_cpu ("
+	" cycle_id INTEGER PRIMARY KEY REFERENCES cycles(id) ON DELETE CASCADE,"
+	" applicable INTEGER NOT NULL CHECK (applicable IN (0, 1)),"
+	" window_end TEXT CHECK (window_end IN ('end','hang')),"
+	" window_s REAL CHECK (window_s IS NULL OR window_s >= 0),"
+	" qemu_run_s REAL CHECK (qemu_run_s IS NULL OR qemu_run_s >= 0),"
+	" qemu_wait_s REAL CHECK (qemu_wait_s IS NULL OR qemu_wait_s >= 0),"
+	" psi_some_s REAL CHECK (psi_some_s IS NULL OR psi_some_s >= 0),"
+	" starved INTEGER NOT NULL CHECK (starved IN (0, 1)),"
+	" reclassified INTEGER NOT NULL CHECK (reclassified IN (0, 1)),"
+	" detail TEXT"
+	") STRICT;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
 	schema_v4,
+	schema_v5,
 };
 
 const size_t results_schema_n_migrations =

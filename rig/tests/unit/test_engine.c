@@ -708,6 +708,12 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_phases p JOIN cycles c ON "
 				     "p.cycle_id = c.id WHERE c.idx = 0 AND seconds IS NULL AND "
 				     "phase IN ('presync', 'reboot')"), 2);
+	/* The host's CPU accounting (engine/starvation.h): this board's power is shell commands,
+	 * real hardware as far as the rig knows, so every cycle records "not applicable". */
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_host_cpu h JOIN cycles c ON "
+				     "h.cycle_id = c.id WHERE c.run_id = %lld AND h.applicable = 0 AND "
+				     "h.qemu_wait_s IS NULL AND h.starved = 0 AND h.reclassified = 0",
+				 (long long)r->totals.run_id), 2);
 }
 
 /* The kernel's identity: meta.json of the deployed build against what the board reports. */
@@ -932,6 +938,13 @@ static void test_hung_resume_reboots_and_goes_on(void **state)
 				     "SELECT hang_phase FROM cycles WHERE run_id = %lld AND idx = 0",
 				     (long long)r->totals.run_id),
 			    "resume");
+	/* A real board's hang stays a hang: the host's CPU accounting does not apply to it, and
+	 * its window closed when the hang was declared. */
+	assert_string_equal(sql_text(r, buf, sizeof(buf),
+				     "SELECT window_end || ' ' || applicable || ' ' || reclassified FROM "
+				     "cycle_host_cpu h JOIN cycles c ON h.cycle_id = c.id WHERE "
+				     "c.run_id = %lld AND c.idx = 0", (long long)r->totals.run_id),
+			    "hang 0 0");
 	/* The console tail ends with what the board said last. */
 	assert_non_null(strstr(sql_text(r, buf, sizeof(buf),
 					 "SELECT console_tail FROM cycles WHERE run_id = %lld AND idx = 0",
