@@ -118,6 +118,10 @@ cmd_timeline_setup() {
     echo "timeline=on clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TIMELINE/trace_clock") events=$n"
 }
 
+# timeline_clear — before a sleep: the timeline read after it is that sleep's alone (a pm-test or
+# a sleep whose cycle read no timeline leaves its events behind). Nothing when not set up.
+timeline_clear() { [ -f "$TIMELINE/trace" ] && echo >"$TIMELINE/trace"; return 0; }
+
 # timeline-read [MIN_US] — the power events since the last call, summarised here (the console is
 # 115200 baud: a raw trace would take minutes), then cleared. Lines (timeline_summarise).
 cmd_timeline_read() {
@@ -523,6 +527,7 @@ cmd_suspend() {
         t0=$(uptime_ms); sync; presync_ms=$(( $(uptime_ms) - t0 ))
         rtcwake -m no -s "$secs" >/dev/null || { echo "error=rtcwake"; return 1; }
     fi
+    timeline_clear
     start=$(date +%s)
     echo "rig-dut: suspend $mode wake=$wake${verb:+ via systemctl $verb}" >/dev/kmsg
     systemd=
@@ -550,6 +555,7 @@ cmd_hibernate() {
         esac
     done
     echo "$disk" >/sys/power/disk 2>/dev/null
+    timeline_clear
     echo "rig-dut: hibernate${via:+ via systemctl}" >/dev/kmsg
     systemd=
     if [ -n "$via" ]; then
