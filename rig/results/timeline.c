@@ -205,64 +205,48 @@ struct row_visit {
 static int row_of(sqlite3_stmt *st, const void *ctx)
 {
 	const struct row_visit *v = ctx;
+	struct results_timeline_info info = {
+		.available = strcmp(text(st, 1), "on") == 0, .reason = text(st, 2),
+		.base_ns = (uint64_t)sqlite3_column_int64(st, 3),
+		.events = (unsigned)sqlite3_column_int(st, 4), .lost = (unsigned)sqlite3_column_int(st, 5),
+		.bad_lines = (unsigned)sqlite3_column_int(st, 6),
+		.min_us = (unsigned)sqlite3_column_int(st, 7),
+	};
 	struct results_timeline_row r = {
-		.kind = text(st, 0), .phase = text(st, 1), .name = text(st, 2), .driver = text(st, 3),
-		.start_us = sqlite3_column_int64(st, 4),
-		.dur_us = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5),
-		.err = sqlite3_column_int(st, 6), .count = (unsigned)sqlite3_column_int(st, 7),
+		.kind = text(st, 8), .phase = text(st, 9), .name = text(st, 10), .driver = text(st, 11),
+		.start_us = sqlite3_column_int64(st, 12),
+		.dur_us = sqlite3_column_type(st, 13) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 13),
+		.err = sqlite3_column_int(st, 14), .count = (unsigned)sqlite3_column_int(st, 15),
 	};
 
-	return v->fn(v->ctx, &r);
+	return v->fn(v->ctx, sqlite3_column_int(st, 0), &info, r.kind ? &r : NULL);
 }
 
-int results_timeline_read(struct results_db *db, int64_t run_id, int cycle_idx,
-			  struct results_timeline_info *info, bool *found, results_timeline_fn fn,
+int results_timeline_read(struct results_db *db, int64_t run_id, results_timeline_fn fn,
 			  void *ctx, struct rig_err *err)
 {
-	static const char head_sql[] =
-		"SELECT t.cycle_id, t.status, t.reason, t.base_ns, t.events, t.lost, t.bad_lines, t.min_us"
-		" FROM cycle_timelines t JOIN cycles c ON c.id = t.cycle_id"
-		" WHERE c.run_id = :run AND c.idx = :idx";
-	static const char rows_sql[] =
-		"SELECT kind, phase, name, driver, start_us, dur_us, err, count FROM timeline_rows"
-		" WHERE cycle_id = :cycle ORDER BY id";
+	static const char sql[] =
+		"SELECT c.idx, t.status, t.reason, t.base_ns, t.events, t.lost, t.bad_lines, t.min_us,"
+		" w.kind, w.phase, w.name, w.driver, w.start_us, w.dur_us, w.err, w.count"
+		" FROM cycles c JOIN cycle_timelines t ON t.cycle_id = c.id"
+		" LEFT JOIN timeline_rows w ON w.cycle_id = c.id"
+		" WHERE c.run_id = :run ORDER BY c.idx, w.id";
 	struct row_visit v = { .fn = fn, .ctx = ctx };
-	sqlite3_stmt *st;
+	struct results_binder b = { 0 };
 	bool yes;
-	int64_t cycle_id;
-	int rc;
 
-	memset(info, 0, sizeof(*info));
-	*found = false;
 	if (!has_timelines(db, &yes, err))
 		return -1;
 	if (!yes)
 		return 0;
-	if (results_db_prepare(db, head_sql, &st, err))
+	if (results_db_prepare(db, sql, &b.stmt, err))
 		return -1;
-	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":run"), run_id);
-	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":idx"), cycle_idx);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? 0 : results_db_fail(db, "read timeline", err);
+	results_bind_int64(&b, ":run", run_id);
+	if (results_bind_check(db, &b, "read timelines", err)) {
+		sqlite3_finalize(b.stmt);
+		return -1;
 	}
-	/* info's strings must outlive this statement: the callback sees the rows, the caller the
-	 * header, whose one string (reason) is only needed to say why there is no drawing */
-	cycle_id = sqlite3_column_int64(st, 0);
-	info->available = strcmp(text(st, 1), "on") == 0;
-	info->reason = NULL;
-	info->base_ns = (uint64_t)sqlite3_column_int64(st, 3);
-	info->events = (unsigned)sqlite3_column_int(st, 4);
-	info->lost = (unsigned)sqlite3_column_int(st, 5);
-	info->bad_lines = (unsigned)sqlite3_column_int(st, 6);
-	info->min_us = (unsigned)sqlite3_column_int(st, 7);
-	sqlite3_finalize(st);
-	*found = true;
-	if (results_db_prepare(db, rows_sql, &st, err))
-		return -1;
-	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":cycle"), cycle_id);
-	return results_db_each_row(db, st, "read timeline rows", row_of, &v, err);
+	return results_db_each_row(db, b.stmt, "read timelines", row_of, &v, err);
 }
 
 /* ---- slowest devices -------------------------------------------------------------------- */

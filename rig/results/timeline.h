@@ -46,11 +46,14 @@ int results_timeline_write(struct results_db *db, const struct results_cycle *cy
 			   int64_t cycle_id, struct rig_err *err);
 void results_timeline_free(struct results_cycle *cycle);
 
-/* One cycle's timeline, its header then its rows in stored order; *found false when the cycle
- * has none (or the database predates schema 5). Strings are valid during the callback. */
-typedef int (*results_timeline_fn)(void *ctx, const struct results_timeline_row *row);
-int results_timeline_read(struct results_db *db, int64_t run_id, int cycle_idx,
-			  struct results_timeline_info *info, bool *found, results_timeline_fn fn,
+/* Every timeline of a run's cycles, by cycle then stored order: fn gets the cycle's idx and
+ * header with each of its rows, or once with row NULL for a cycle without rows (unavailable, or
+ * nothing traced). Nothing for a run without (or a database before schema 5). Strings are valid
+ * during the callback; a non-zero answer stops the walk and is returned. */
+typedef int (*results_timeline_fn)(void *ctx, int cycle_idx,
+				   const struct results_timeline_info *info,
+				   const struct results_timeline_row *row);
+int results_timeline_read(struct results_db *db, int64_t run_id, results_timeline_fn fn,
 			  void *ctx, struct rig_err *err);
 
 /* rig results --slowest-devices: a device's callbacks in one phase over every cycle of a board

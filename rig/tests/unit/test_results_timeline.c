@@ -123,15 +123,28 @@ static void parse_fixture(struct timeline *tl)
 }
 
 struct seen {
-	size_t n, devices, open, frozen;
+	int cycle;                      /* the cycle whose rows are counted */
+	size_t n, devices, open, frozen, cycles_without_rows;
 	int64_t sd1_resume_us;
 	char first_kind[16];
+	struct results_timeline_info info;
+	bool found;
 };
 
-static int count_row(void *ctx, const struct results_timeline_row *r)
+static int count_row(void *ctx, int idx, const struct results_timeline_info *info,
+		     const struct results_timeline_row *r)
 {
 	struct seen *s = ctx;
 
+	if (idx != s->cycle)
+		return 0;
+	s->found = true;
+	s->info = *info;
+	s->info.reason = NULL;          /* valid during the callback only */
+	if (!r) {
+		s->cycles_without_rows++;
+		return 0;
+	}
 	if (s->n++ == 0)
 		snprintf(s->first_kind, sizeof(s->first_kind), "%s", r->kind);
 	s->devices += strcmp(r->kind, "device") == 0;
@@ -150,10 +163,8 @@ static void test_round_trip(void **state)
 	struct fixture *f = *state;
 	struct timeline tl;
 	struct frozen_window w;
-	struct results_timeline_info info;
 	struct rig_err err = { 0 };
 	struct seen s = { 0 };
-	bool found;
 	int64_t run = begin_run(f->db, "qemu", "7.3.4", 5);
 	struct results_cycle *c = new_cycle(run, 0, "7.3.4");
 
@@ -167,12 +178,12 @@ static void test_round_trip(void **state)
 	assert_int_equal(store_timeline(c, &tl, &err), 0);
 	commit(f->db, c);
 
-	assert_int_equal(results_timeline_read(f->db, run, 0, &info, &found, count_row, &s, &err), 0);
-	assert_true(found);
-	assert_true(info.available);
-	assert_int_equal(info.base_ns, 812350118000ULL);
-	assert_int_equal(info.events, 88);
-	assert_int_equal(info.min_us, 1000);
+	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
+	assert_true(s.found);
+	assert_true(s.info.available);
+	assert_int_equal(s.info.base_ns, 812350118000ULL);
+	assert_int_equal(s.info.events, 88);
+	assert_int_equal(s.info.min_us, 1000);
 	assert_int_equal(s.n, tl.n);
 	assert_string_equal(s.first_kind, "mark");
 	assert_int_equal(s.devices, 8);
@@ -183,9 +194,10 @@ static void test_round_trip(void **state)
 
 	/* a cycle without a timeline has none */
 	memset(&s, 0, sizeof(s));
+	s.cycle = 1;
 	commit(f->db, new_cycle(run, 1, "7.3.4"));
-	assert_int_equal(results_timeline_read(f->db, run, 1, &info, &found, count_row, &s, &err), 0);
-	assert_false(found);
+	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
+	assert_false(s.found);
 	assert_int_equal(s.n, 0);
 }
 
@@ -194,19 +206,18 @@ static void test_unavailable_stored(void **state)
 	struct fixture *f = *state;
 	const char *reply[] = { "timeline=unavailable reason=no-trace-instances" };
 	struct timeline tl;
-	struct results_timeline_info info;
 	struct rig_err err = { 0 };
 	struct seen s = { 0 };
-	bool found;
 	int64_t run = begin_run(f->db, "laptop-x86", "6.1.0", 5);
 	struct results_cycle *c = new_cycle(run, 0, "6.1.0");
 
 	assert_int_equal(timeline_parse(reply, 1, &tl, &err), 0);
 	assert_int_equal(store_timeline(c, &tl, &err), 0);
 	commit(f->db, c);
-	assert_int_equal(results_timeline_read(f->db, run, 0, &info, &found, count_row, &s, &err), 0);
-	assert_true(found);
-	assert_false(info.available);
+	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
+	assert_true(s.found);
+	assert_false(s.info.available);
+	assert_int_equal(s.cycles_without_rows, 1);
 	assert_int_equal(s.n, 0);
 	timeline_free(&tl);
 }
@@ -352,11 +363,9 @@ static void test_old_schema_reads_as_none(void **state)
 	struct fixture *f = *state;
 	struct results_slow_filter filter = { 0 };
 	struct slow_rows s = { 0 };
-	struct results_timeline_info info;
 	struct results_db *ro = NULL;
 	struct rig_err err = { 0 };
 	struct seen seen = { 0 };
-	bool found = true;
 	sqlite3 *h;
 
 	fill_nights(f->db);
@@ -369,8 +378,8 @@ static void test_old_schema_reads_as_none(void **state)
 	assert_int_equal(results_open(f->path, RESULTS_OPEN_READ, &ro, &err), 0);
 	assert_int_equal(results_slowest_devices(ro, &filter, keep_slow, &s, &err), 0);
 	assert_int_equal(s.n, 0);
-	assert_int_equal(results_timeline_read(ro, 1, 0, &info, &found, count_row, &seen, &err), 0);
-	assert_false(found);
+	assert_int_equal(results_timeline_read(ro, 1, count_row, &seen, &err), 0);
+	assert_false(seen.found);
 	results_close(ro);
 }
 
