@@ -23,6 +23,7 @@
 #include "judge/timeline.h"
 #include "results/db.h"
 #include "tests/unit/support.h"
+#include "tests/unit/timeline_fixture.h"
 
 #define HOSTILE_DEVICE "<script>alert(1)</script>"
 
@@ -52,47 +53,6 @@ static size_t count_of(const char *text, const char *needle)
 	return n;
 }
 
-static void parse_fixture(struct timeline *tl)
-{
-	char *path = top_path("rig/tests/data/timeline/qemu-deep.summary"), buf[512], *lines[64];
-	size_t n = 0;
-	FILE *f = fopen(path, "r");
-	struct rig_err err;
-
-	assert_non_null(f);
-	while (n < 64 && fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		lines[n++] = strdup(buf);
-	}
-	fclose(f);
-	free(path);
-	assert_int_equal(timeline_parse((const char *const *)lines, n, tl, &err), 0);
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-}
-
-static struct results_cycle *cycle(int64_t run, int idx)
-{
-	struct results_cycle_info info = { .idx = idx, .step_kind = "suspend",
-					   .step_desc = "deep via rtc", .console_from = -1,
-					   .kernel_version = "7.3.4" };
-	struct rig_err err = { 0 };
-	struct results_cycle *c = results_cycle_begin(run, &info, &err);
-
-	assert_non_null(c);
-	return c;
-}
-
-static void commit(struct results_db *db, struct results_cycle *c)
-{
-	struct rig_err err = { 0 };
-
-	results_cycle_end(c, RESULTS_CYCLE_PASS, 0, -1);
-	if (results_cycle_commit(db, c, NULL, &err))
-		fail_msg("commit: %s", err.msg);
-	results_cycle_free(c);
-}
-
 static void test_run_page_draws_the_timeline(void **state)
 {
 	char dir[] = "/tmp/test_dashboard_timeline.XXXXXX", db_path[128], site[128], page[160];
@@ -112,28 +72,15 @@ static void test_run_page_draws_the_timeline(void **state)
 	char *html, *cycle1, *cycle2;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(db_path, sizeof(db_path), "%s/results.db", dir);
+	db = tl_fixture_db(dir, db_path, sizeof(db_path));
 	snprintf(site, sizeof(site), "%s/site", dir);
 	opt.db_path = db_path;
-	assert_int_equal(results_open(db_path, RESULTS_OPEN_CREATE, &db, &err), 0);
 	assert_int_equal(results_run_begin(db, &run_info, &run, &err), 0);
 
 	/* cycle 0: the recorded summary, a frozen filesystem and a writer's stall on its axis */
-	parse_fixture(&tl);
-	memset(&w, 0, sizeof(w));
-	window_feed(&w, "fs_freeze", 812582100000ULL, "");
-	window_feed(&w, "freeze_super", 812582200000ULL, "vda");
-	window_feed(&w, "freeze_super_ret", 812583000000ULL, "");
-	window_feed(&w, "fs_freeze_done", 812584000000ULL, "");
-	window_feed(&w, "fs_thaw", 817818000000ULL, "");
-	window_feed(&w, "thaw_super", 817818500000ULL, "vda");
-	window_feed(&w, "fs_thaw_done", 817819000000ULL, "");
-	memset(&stall, 0, sizeof(stall));
-	stall.n = 1;
-	snprintf(stall.writers[0].id, sizeof(stall.writers[0].id), "vda-m1a");
-	stall.writers[0].ops = &op;
-	stall.writers[0].n_ops = 1;
+	tl_fixture_parse(&tl);
+	tl_fixture_window(&w);
+	tl_fixture_writer(&stall, "vda-m1a", &op, 1);
 	assert_int_equal(timeline_join(&tl, &w, &stall, TL_STALL_MIN_NS, &err), 0);
 	{
 		struct tl_row hostile = { .kind = TL_DEVICE, .phase = TL_RESUME, .start_us = 5472300,
@@ -142,15 +89,15 @@ static void test_run_page_draws_the_timeline(void **state)
 		snprintf(hostile.name, sizeof(hostile.name), HOSTILE_DEVICE);
 		assert_int_equal(timeline_add(&tl, &hostile, &err), 0);
 	}
-	c = cycle(run, 0);
+	c = tl_fixture_cycle(run, 0, "7.3.4");
 	assert_int_equal(store_timeline(c, &tl, &err), 0);
-	commit(db, c);
+	tl_fixture_commit(db, c);
 	/* cycle 1: a board without the power events; cycle 2: no timeline asked for */
 	assert_int_equal(timeline_parse(unavailable, 1, &none, &err), 0);
-	c = cycle(run, 1);
+	c = tl_fixture_cycle(run, 1, "7.3.4");
 	assert_int_equal(store_timeline(c, &none, &err), 0);
-	commit(db, c);
-	commit(db, cycle(run, 2));
+	tl_fixture_commit(db, c);
+	tl_fixture_commit(db, tl_fixture_cycle(run, 2, "7.3.4"));
 	results_close(db);
 
 	assert_int_equal(dash_render(&opt, &stats, &err), 0);
@@ -168,6 +115,7 @@ static void test_run_page_draws_the_timeline(void **state)
 	assert_non_null(strstr(html, ">sd 1:0:0:0</text>"));
 	assert_non_null(strstr(html, ">others</text>"));
 	assert_non_null(strstr(html, ">frozen vda</text>"));
+	assert_non_null(strstr(html, "vdb at 233.782 ms, never ended in the trace</title>"));
 	assert_non_null(strstr(html, ">writer vda-m1a</text>"));
 	assert_non_null(strstr(html, "1:0:0:0 (sd) resume at 5472.291 ms, 41.377 ms</title>"));
 	assert_non_null(strstr(html, "asleep 5.21 s"));
@@ -182,12 +130,7 @@ static void test_run_page_draws_the_timeline(void **state)
 	free(html);
 	timeline_free(&tl);
 	timeline_free(&none);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(tl_fixture_remove(dir), 0);
 }
 
 /* The fold: the resume side starts a fixed gap after the suspend side, whatever the sleep's

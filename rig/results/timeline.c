@@ -187,14 +187,29 @@ static const char *text(sqlite3_stmt *st, int col)
 	return (const char *)sqlite3_column_text(st, col);
 }
 
-static bool has_timelines(struct results_db *db, bool *yes, struct rig_err *err)
+/* sql prepared into b->stmt: 1; 0 for a database before schema 5 (a reader never migrates: it
+ * has no timelines); -1 on error. */
+static int prepare_query(struct results_db *db, const char *sql, struct results_binder *b,
+			 struct rig_err *err)
 {
 	int version;
 
 	if (results_schema_version(db, &version, err))
-		return false;
-	*yes = version >= SCHEMA_TIMELINES;
-	return true;
+		return -1;
+	if (version < SCHEMA_TIMELINES)
+		return 0;
+	return results_db_prepare(db, sql, &b->stmt, err) ? -1 : 1;
+}
+
+/* The bound statement's rows, each handed to row (the statement is finalized). */
+static int walk(struct results_db *db, struct results_binder *b, const char *what,
+		int (*row)(sqlite3_stmt *st, const void *ctx), const void *ctx, struct rig_err *err)
+{
+	if (results_bind_check(db, b, what, err)) {
+		sqlite3_finalize(b->stmt);
+		return -1;
+	}
+	return results_db_each_row(db, b->stmt, what, row, ctx, err);
 }
 
 struct row_visit {
@@ -233,20 +248,12 @@ int results_timeline_read(struct results_db *db, int64_t run_id, results_timelin
 		" WHERE c.run_id = :run ORDER BY c.idx, w.id";
 	struct row_visit v = { .fn = fn, .ctx = ctx };
 	struct results_binder b = { 0 };
-	bool yes;
+	int rc = prepare_query(db, sql, &b, err);
 
-	if (!has_timelines(db, &yes, err))
-		return -1;
-	if (!yes)
-		return 0;
-	if (results_db_prepare(db, sql, &b.stmt, err))
-		return -1;
+	if (rc <= 0)
+		return rc;
 	results_bind_int64(&b, ":run", run_id);
-	if (results_bind_check(db, &b, "read timelines", err)) {
-		sqlite3_finalize(b.stmt);
-		return -1;
-	}
-	return results_db_each_row(db, b.stmt, "read timelines", row_of, &v, err);
+	return walk(db, &b, "read timelines", row_of, &v, err);
 }
 
 /* ---- slowest devices -------------------------------------------------------------------- */
@@ -319,20 +326,12 @@ int results_slowest_devices(struct results_db *db, const struct results_slow_fil
 {
 	struct slow_visit v = { .fn = fn, .ctx = ctx };
 	struct results_binder b = { 0 };
-	bool yes;
+	int rc = prepare_query(db, slowest_sql, &b, err);
 
-	if (!has_timelines(db, &yes, err))
-		return -1;
-	if (!yes)
-		return 0;
-	if (results_db_prepare(db, slowest_sql, &b.stmt, err))
-		return -1;
+	if (rc <= 0)
+		return rc;
 	results_bind_text(&b, ":board", filter->board);
 	results_bind_text(&b, ":kernel", filter->kernel);
 	results_bind_int64(&b, ":per_phase", filter->per_phase > 0 ? filter->per_phase : 0);
-	if (results_bind_check(db, &b, "read slowest devices", err)) {
-		sqlite3_finalize(b.stmt);
-		return -1;
-	}
-	return results_db_each_row(db, b.stmt, "read slowest devices", slow_row, &v, err);
+	return walk(db, &b, "read slowest devices", slow_row, &v, err);
 }

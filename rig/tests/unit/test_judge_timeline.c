@@ -12,34 +12,7 @@
 
 #include "judge/timeline.h"
 #include "support.h"
-
-#define MAX_LINES 128
-
-struct lines {
-	char *text[MAX_LINES];
-	size_t n;
-};
-
-static void read_lines(const char *relative, struct lines *out)
-{
-	char *path = top_path(relative), buf[1024];
-	FILE *f = fopen(path, "r");
-
-	assert_non_null(f);
-	out->n = 0;
-	while (out->n < MAX_LINES && fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		out->text[out->n++] = strdup(buf);
-	}
-	fclose(f);
-	free(path);
-}
-
-static void free_lines(struct lines *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->text[i]);
-}
+#include "timeline_fixture.h"
 
 static const struct tl_row *find(const struct timeline *tl, enum tl_kind kind, enum tl_phase phase,
 				 const char *name)
@@ -61,23 +34,13 @@ static size_t count(const struct timeline *tl, enum tl_kind kind)
 	return n;
 }
 
-static void parse_fixture(struct timeline *tl)
-{
-	struct lines l;
-	struct rig_err err;
-
-	read_lines("rig/tests/data/timeline/qemu-deep.summary", &l);
-	assert_int_equal(timeline_parse((const char *const *)l.text, l.n, tl, &err), 0);
-	free_lines(&l);
-}
-
 static void test_recorded_summary(void **state)
 {
 	struct timeline tl;
 	const struct tl_row *r;
 
 	(void)state;
-	parse_fixture(&tl);
+	tl_fixture_parse(&tl);
 	assert_true(tl.available);
 	assert_int_equal(tl.base_ns, 812350118000ULL);
 	assert_int_equal(tl.events, 88);
@@ -215,23 +178,10 @@ static void test_join(void **state)
 	size_t rows;
 
 	(void)state;
-	parse_fixture(&tl);
+	tl_fixture_parse(&tl);
 	rows = tl.n;
-	memset(&w, 0, sizeof(w));
-	window_feed(&w, "fs_freeze", 812582100000ULL, "");
-	window_feed(&w, "freeze_super", 812582200000ULL, "vda");
-	window_feed(&w, "freeze_super_ret", 812583000000ULL, "");
-	window_feed(&w, "freeze_super", 812583100000ULL, "vdb");
-	window_feed(&w, "freeze_super_ret", 812583900000ULL, "");
-	window_feed(&w, "fs_freeze_done", 812584000000ULL, "");
-	window_feed(&w, "fs_thaw", 817818000000ULL, "");
-	window_feed(&w, "thaw_super", 817818500000ULL, "vda");
-	window_feed(&w, "fs_thaw_done", 817819000000ULL, "");
-	memset(&stall, 0, sizeof(stall));
-	stall.n = 1;
-	snprintf(stall.writers[0].id, sizeof(stall.writers[0].id), "nvme-ext4-m1a");
-	stall.writers[0].ops = ops;
-	stall.writers[0].n_ops = 3;
+	tl_fixture_window(&w);
+	tl_fixture_writer(&stall, "nvme-ext4-m1a", ops, 3);
 	stall.writers[0].has_header = true;
 	stall.writers[0].hdr.inflight_start_ns = 817830000000ULL;
 
@@ -271,12 +221,8 @@ static void test_join_threshold(void **state)
 	const struct tl_row *r;
 
 	(void)state;
-	parse_fixture(&tl);
-	memset(&stall, 0, sizeof(stall));
-	stall.n = 1;
-	snprintf(stall.writers[0].id, sizeof(stall.writers[0].id), "sata-xfs-w2b");
-	stall.writers[0].ops = &op;
-	stall.writers[0].n_ops = 1;
+	tl_fixture_parse(&tl);
+	tl_fixture_writer(&stall, "sata-xfs-w2b", &op, 1);
 	assert_int_equal(timeline_join(&tl, NULL, &stall, 60000000ULL, &err), 0);
 	assert_int_equal(count(&tl, TL_STALL), 0);
 	assert_int_equal(timeline_join(&tl, NULL, &stall, 50000000ULL, &err), 0);

@@ -23,6 +23,7 @@
 #include "results/slowest.h"
 #include "results/timeline.h"
 #include "support.h"
+#include "timeline_fixture.h"
 
 struct fixture {
 	char dir[64];
@@ -30,25 +31,14 @@ struct fixture {
 	struct results_db *db;
 };
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct rig_err err = { 0 };
 
 	if (!f)
 		return -1;
 	snprintf(f->dir, sizeof(f->dir), "/tmp/test_results_timeline.XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/results.db", f->dir);
-	if (results_open(f->path, RESULTS_OPEN_CREATE, &f->db, &err))
-		return -1;
+	f->db = tl_fixture_db(f->dir, f->path, sizeof(f->path));
 	*state = f;
 	return 0;
 }
@@ -59,7 +49,7 @@ static int teardown(void **state)
 	int ret;
 
 	results_close(f->db);
-	ret = nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	ret = tl_fixture_remove(f->dir);
 	free(f);
 	return ret;
 }
@@ -77,49 +67,6 @@ static int64_t begin_run(struct results_db *db, const char *board, const char *k
 	if (results_run_begin(db, &info, &id, &err))
 		fail_msg("run begin: %s", err.msg);
 	return id;
-}
-
-static struct results_cycle *new_cycle(int64_t run_id, int idx, const char *kernel)
-{
-	struct results_cycle_info info = {
-		.idx = idx, .step_kind = "suspend", .step_desc = "deep via rtc",
-		.started_at = 1796472000.0 + idx, .kernel_version = kernel, .console_from = -1,
-	};
-	struct rig_err err = { 0 };
-	struct results_cycle *c = results_cycle_begin(run_id, &info, &err);
-
-	assert_non_null(c);
-	return c;
-}
-
-static void commit(struct results_db *db, struct results_cycle *c)
-{
-	struct rig_err err = { 0 };
-
-	results_cycle_end(c, RESULTS_CYCLE_PASS, 0, -1);
-	if (results_cycle_commit(db, c, NULL, &err))
-		fail_msg("commit: %s", err.msg);
-	results_cycle_free(c);
-}
-
-static void parse_fixture(struct timeline *tl)
-{
-	char *path = top_path("rig/tests/data/timeline/qemu-deep.summary"), buf[512];
-	char *lines[64];
-	size_t n = 0;
-	FILE *f = fopen(path, "r");
-	struct rig_err err;
-
-	assert_non_null(f);
-	while (n < 64 && fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		lines[n++] = strdup(buf);
-	}
-	fclose(f);
-	free(path);
-	assert_int_equal(timeline_parse((const char *const *)lines, n, tl, &err), 0);
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
 }
 
 struct seen {
@@ -166,17 +113,13 @@ static void test_round_trip(void **state)
 	struct rig_err err = { 0 };
 	struct seen s = { 0 };
 	int64_t run = begin_run(f->db, "qemu", "7.3.4", 5);
-	struct results_cycle *c = new_cycle(run, 0, "7.3.4");
+	struct results_cycle *c = tl_fixture_cycle(run, 0, "7.3.4");
 
-	parse_fixture(&tl);
-	memset(&w, 0, sizeof(w));
-	window_feed(&w, "fs_freeze", 812582100000ULL, "");
-	window_feed(&w, "freeze_super", 812582200000ULL, "vda");
-	window_feed(&w, "freeze_super_ret", 812583000000ULL, "");
-	window_feed(&w, "fs_freeze_done", 812584000000ULL, "");   /* never thawed: open */
+	tl_fixture_parse(&tl);
+	tl_fixture_window(&w);
 	assert_int_equal(timeline_join(&tl, &w, NULL, TL_STALL_MIN_NS, &err), 0);
 	assert_int_equal(store_timeline(c, &tl, &err), 0);
-	commit(f->db, c);
+	tl_fixture_commit(f->db, c);
 
 	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
 	assert_true(s.found);
@@ -187,15 +130,15 @@ static void test_round_trip(void **state)
 	assert_int_equal(s.n, tl.n);
 	assert_string_equal(s.first_kind, "mark");
 	assert_int_equal(s.devices, 8);
-	assert_int_equal(s.frozen, 1);
-	assert_int_equal(s.open, 1);           /* the filesystem never thawed: NULL back to -1 */
+	assert_int_equal(s.frozen, 2);
+	assert_int_equal(s.open, 1);           /* vdb never thawed: NULL back to -1 */
 	assert_int_equal(s.sd1_resume_us, 41377);
 	timeline_free(&tl);
 
 	/* a cycle without a timeline has none */
 	memset(&s, 0, sizeof(s));
 	s.cycle = 1;
-	commit(f->db, new_cycle(run, 1, "7.3.4"));
+	tl_fixture_commit(f->db, tl_fixture_cycle(run, 1, "7.3.4"));
 	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
 	assert_false(s.found);
 	assert_int_equal(s.n, 0);
@@ -209,11 +152,11 @@ static void test_unavailable_stored(void **state)
 	struct rig_err err = { 0 };
 	struct seen s = { 0 };
 	int64_t run = begin_run(f->db, "laptop-x86", "6.1.0", 5);
-	struct results_cycle *c = new_cycle(run, 0, "6.1.0");
+	struct results_cycle *c = tl_fixture_cycle(run, 0, "6.1.0");
 
 	assert_int_equal(timeline_parse(reply, 1, &tl, &err), 0);
 	assert_int_equal(store_timeline(c, &tl, &err), 0);
-	commit(f->db, c);
+	tl_fixture_commit(f->db, c);
 	assert_int_equal(results_timeline_read(f->db, run, count_row, &s, &err), 0);
 	assert_true(s.found);
 	assert_false(s.info.available);
@@ -230,7 +173,7 @@ static void test_rows_checked(void **state)
 	struct results_timeline_row ok = { .kind = "device", .phase = "suspend", .name = "a",
 					   .start_us = 0, .dur_us = 5, .count = 1 };
 	struct results_timeline_row bad_kind = ok, bad_span = ok;
-	struct results_cycle *c = new_cycle(begin_run(f->db, "qemu", "7.3.4", 5), 0, "7.3.4");
+	struct results_cycle *c = tl_fixture_cycle(begin_run(f->db, "qemu", "7.3.4", 5), 0, "7.3.4");
 
 	bad_kind.kind = "firmware";
 	bad_span.dur_us = -2;
@@ -248,7 +191,7 @@ static void test_rows_checked(void **state)
 static void traced_cycle(struct results_db *db, int64_t run, int idx, const char *kernel,
 			 const char *device, int64_t dur_us, int err_code)
 {
-	struct results_cycle *c = new_cycle(run, idx, kernel);
+	struct results_cycle *c = tl_fixture_cycle(run, idx, kernel);
 	struct results_timeline_info info = { .available = true, .base_ns = 1000, .events = 10,
 					      .min_us = 1000 };
 	struct results_timeline_row dev = { .kind = "device", .phase = "resume", .name = device,
@@ -267,7 +210,7 @@ static void traced_cycle(struct results_db *db, int64_t run, int idx, const char
 	assert_int_equal(results_cycle_add_timeline_row(c, &nvme, &err), 0);
 	if (dur_us >= 0)
 		assert_int_equal(results_cycle_add_timeline_row(c, &dev, &err), 0);
-	commit(db, c);
+	tl_fixture_commit(db, c);
 }
 
 struct slow_rows {
@@ -301,8 +244,8 @@ static void fill_nights(struct results_db *db)
 	traced_cycle(db, r2, 1, "7.3.4", "1:0:0:0", -1, 0);      /* under the threshold */
 	traced_cycle(db, r2, 2, "7.3.4", "0:0:0:0", 2000, 0);
 	traced_cycle(db, r3, 0, "7.4.0", "1:0:0:0", 9000, 0);    /* another kernel: apart */
-	plain = new_cycle(r2, 3, "7.3.4");                        /* no timeline: not traced */
-	commit(db, plain);
+	plain = tl_fixture_cycle(r2, 3, "7.3.4");                        /* no timeline: not traced */
+	tl_fixture_commit(db, plain);
 }
 
 static void test_slowest_devices(void **state)
