@@ -107,8 +107,9 @@ cmd_timeline_setup() {
     [ -d "$TIMELINE/events/power" ] || { echo "timeline=unavailable reason=no-trace-instances"; return 0; }
     echo 0 >"$TIMELINE/tracing_on"
     echo boot >"$TIMELINE/trace_clock"
-    # a laptop's suspend and resume: a few thousand callbacks of ~150 bytes each, per CPU
-    echo 2048 >"$TIMELINE/buffer_size_kb" 2>/dev/null
+    # a laptop's suspend and resume: 300 devices x 8 phases x 2 events of ~100 bytes, spread
+    # over the CPUs by async suspend: 1 MiB a CPU holds it with room (an overrun says LOST)
+    echo 1024 >"$TIMELINE/buffer_size_kb" 2>/dev/null
     n=0
     for ev in device_pm_callback_start device_pm_callback_end suspend_resume; do
         echo 1 >"$TIMELINE/events/power/$ev/enable" && n=$((n + 1))
