@@ -11,6 +11,7 @@
 #include "dashboards/pages.h"
 #include "dashboards/runstream.h"
 #include "dashboards/svg.h"
+#include "dashboards/timeline_svg.h"
 
 #define MAX_SERIES 8
 #define MAX_PATH_LINK 4096
@@ -265,6 +266,24 @@ static void write_budget(FILE *f, const struct run_stream *rs, const struct rs_c
 	html_raw(f, "</tr></table>\n");
 }
 
+/* Plans with `timeline: true`: the cycle's per-device timeline, or why there is none. */
+static void write_timeline(FILE *f, const struct run_stream *rs, const struct rs_cycle *c)
+{
+	if (c->timeline < 0)
+		return;
+	if (!c->timeline) {
+		html_raw(f, "<p class=\"none\">per-device timeline unavailable: the board's kernel "
+			    "has no power events to trace</p>\n");
+		return;
+	}
+	if (!c->n_tl_rows) {
+		html_raw(f, "<p class=\"none\">per-device timeline: no power event traced</p>\n");
+		return;
+	}
+	html_raw(f, "<p>per-device timeline (hover a bar for its device, phase and time):</p>");
+	svg_timeline(f, &rs->tl_row[c->first_tl_row], c->n_tl_rows);
+}
+
 static void write_cycle(FILE *f, const struct run_stream *rs, const struct rs_cycle *c)
 {
 	html_rawf(f, "<section class=\"cycle\" id=\"cycle-%d\"><h3>cycle %d: ", c->idx, c->idx);
@@ -281,6 +300,7 @@ static void write_cycle(FILE *f, const struct run_stream *rs, const struct rs_cy
 	write_verdicts(f, rs, c);
 	write_budget(f, rs, c);
 	write_phases(f, rs, c);
+	write_timeline(f, rs, c);
 	if (c->hang_phase) {
 		html_raw(f, "<p class=\"hang\">hang in phase <b>");
 		html_text(f, c->hang_phase);

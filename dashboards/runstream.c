@@ -25,7 +25,7 @@ static int read_cycle(struct run_stream *rs, const struct results_cursor *cur, i
 		.status = kept(rs, row.status, oom), .hang_phase = kept(rs, row.hang_phase, oom),
 		.kernel = kept(rs, row.kernel_version, oom),
 		.console_tail = kept(rs, row.console_tail, oom),
-		.started_at = row.started_at, .ended_at = row.ended_at,
+		.started_at = row.started_at, .ended_at = row.ended_at, .timeline = -1,
 	};
 	return 0;
 }
@@ -132,22 +132,68 @@ static int load_table(struct run_stream *rs, enum results_detail t, struct resul
 	return 0;
 }
 
+struct tl_visit {
+	struct run_stream *rs;
+	size_t k;                                  /* cycle_at's position */
+	int oom;
+};
+
+/* One row of the run's timelines (results_timeline_read: by cycle, then stored order). */
+static int read_timeline_row(void *ctx, int idx, const struct results_timeline_info *info,
+			     const struct results_timeline_row *row)
+{
+	struct tl_visit *v = ctx;
+	struct run_stream *rs = v->rs;
+	struct rs_cycle *c = cycle_at(rs, idx, &v->k);
+	struct results_timeline_row *r;
+
+	if (!c)
+		return 0;
+	if (c->timeline < 0) {
+		c->timeline = info->available;
+		c->first_tl_row = rs->n_tl_rows;
+	}
+	if (!row)
+		return 0;
+	if (array_grow((void **)&rs->tl_row, &rs->cap_tl_rows, rs->n_tl_rows, sizeof(*rs->tl_row)))
+		return -1;
+	r = &rs->tl_row[rs->n_tl_rows++];
+	*r = *row;
+	r->kind = kept(rs, row->kind, &v->oom);
+	r->phase = kept(rs, row->phase, &v->oom);
+	r->name = kept(rs, row->name, &v->oom);
+	r->driver = kept(rs, row->driver, &v->oom);
+	c->n_tl_rows++;
+	return v->oom ? -1 : 0;
+}
+
+static int load_timelines(struct run_stream *rs, int64_t run_id, struct rig_err *err)
+{
+	struct tl_visit v = { .rs = rs };
+	int rc = results_timeline_read(rs->db, run_id, read_timeline_row, &v, err);
+
+	if (rc > 0)
+		return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory");
+	return rc;
+}
+
 int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err)
 {
 	arena_reset(&rs->strings);
-	rs->n_cycles = rs->n_verdicts = rs->n_measurements = rs->n_artefacts = 0;
+	rs->n_cycles = rs->n_verdicts = rs->n_measurements = rs->n_artefacts = rs->n_tl_rows = 0;
 	if (load_table(rs, RESULTS_DETAIL_CYCLES, rs->cycles, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_VERDICTS, rs->verdicts, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_MEASUREMENTS, rs->measurements, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_ARTEFACTS, rs->artefacts, run_id, err) ||
-	    load_table(rs, RESULTS_DETAIL_PHASES, rs->phases, run_id, err))
+	    load_table(rs, RESULTS_DETAIL_PHASES, rs->phases, run_id, err) ||
+	    load_timelines(rs, run_id, err))
 		return -1;
 	return 0;
 }
 
 int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err *err)
 {
-	*rs = (struct run_stream){ 0 };
+	*rs = (struct run_stream){ .db = db };
 	if (results_cursor_open(db, RESULTS_DETAIL_CYCLES, &rs->cycles, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_VERDICTS, &rs->verdicts, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_MEASUREMENTS, &rs->measurements, err) ||
@@ -168,5 +214,6 @@ void run_stream_close(struct run_stream *rs)
 	results_cursor_close(rs->phases);
 	arena_free(&rs->strings);
 	free(rs->cycle), free(rs->verdict), free(rs->measurement), free(rs->artefact);
+	free(rs->tl_row);
 	*rs = (struct run_stream){ 0 };
 }

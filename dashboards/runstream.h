@@ -12,6 +12,7 @@
 
 #include "dashboards/arena.h"
 #include "results/read.h"
+#include "results/timeline.h"
 #include "util/err.h"
 
 struct rs_verdict {
@@ -30,6 +31,8 @@ struct rs_cycle {
 	size_t first_verdict, n_verdicts;          /* slices of the run's arrays */
 	size_t first_measurement, n_measurements;
 	size_t first_phase, n_phases;              /* time budget, in the measurement array */
+	int timeline;                              /* -1 none; 0 unavailable; 1 on (plans with timeline: true) */
+	size_t first_tl_row, n_tl_rows;            /* its per-device timeline, in tl_row */
 };
 
 struct rs_artefact {
@@ -38,6 +41,7 @@ struct rs_artefact {
 };
 
 struct run_stream {
+	struct results_db *db;                     /* the per-device timelines: one query per run */
 	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases;
 	struct arena strings;
 	/* The loaded run; arrays keep their capacity from run to run. */
@@ -49,6 +53,8 @@ struct run_stream {
 	size_t n_measurements, cap_measurements;
 	struct rs_artefact *artefact;
 	size_t n_artefacts, cap_artefacts;
+	struct results_timeline_row *tl_row;
+	size_t n_tl_rows, cap_tl_rows;
 };
 
 int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err *err);

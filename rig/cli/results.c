@@ -12,8 +12,10 @@
 #include "cli/context.h"
 #include "cli/stale.h"
 #include "results/query.h"
+#include "results/slowest.h"
 
 #define DEFAULT_LAST 20
+#define DEFAULT_TOP 5
 
 struct results_args {
 	const char *db_path;
@@ -22,12 +24,17 @@ struct results_args {
 	int last;
 	const char *board;
 	bool repair;
+	bool slowest;
+	const char *kernel;
+	int top;                 /* --slowest-devices: per phase; 0 = all */
 	bool help;
 };
 
 static const char usage_text[] =
 	"usage: rig results [--db FILE] [--json] [--run ID] [--last N] [--board NAME]\n"
 	"       rig results [--db FILE] --repair\n"
+	"       rig results [--db FILE] [--json] --slowest-devices [--board NAME] [--kernel VERSION]\n"
+	"                   [--top N]\n"
 	"\n"
 	"Show runs stored in the results database. It is opened read-only: showing never changes\n"
 	"it, and works on a database in a directory you cannot write.\n"
@@ -40,6 +47,12 @@ static const char usage_text[] =
 	"  --repair      end as aborted every run left 'running' by a rig that is gone (killed\n"
 	"                with SIGKILL, crashed): a run of this host whose board lock is free. Runs\n"
 	"                of other hosts, and of boards locked now, are named and left. Writes.\n"
+	"  --slowest-devices  per board, kernel and device PM phase, the devices whose callbacks\n"
+	"                took longest (mean, max) over every cycle with a per-device timeline (plans\n"
+	"                with `timeline: true`): cycles it was kept in of those traced, nights, the\n"
+	"                mean on its latest night (the trend), failed callbacks, its worst cycle\n"
+	"  --kernel VERSION  with --slowest-devices: only this kernel\n"
+	"  --top N       with --slowest-devices: the N slowest per phase (default 5; 0 = all)\n"
 	"  -h, --help    this text\n"
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no database, 3 database error.\n";
@@ -53,6 +66,13 @@ static int parse_option(int opt, struct results_args *a, struct rig_err *err)
 	case 'j': a->json = true; return 0;
 	case 'b': a->board = optarg; return 0;
 	case 'R': a->repair = true; return 0;
+	case 'S': a->slowest = true; return 0;
+	case 'k': a->kernel = optarg; return 0;
+	case 't':
+		if (parse_number(optarg, 0, INT_MAX, &n))
+			return rig_err_set(err, RIG_EXIT_USAGE, "--top: '%s' is not a count", optarg);
+		a->top = (int)n;
+		return 0;
 	case 'h': a->help = true; return 0;
 	case 'r':
 		if (parse_number(optarg, 1, LLONG_MAX, &a->run_id))
@@ -77,11 +97,13 @@ static int parse_args(int argc, char **argv, struct results_args *a, struct rig_
 		{ "run", required_argument, NULL, 'r' },  { "last", required_argument, NULL, 'l' },
 		{ "board", required_argument, NULL, 'b' }, { "help", no_argument, NULL, 'h' },
 		{ "repair", no_argument, NULL, 'R' },
+		{ "slowest-devices", no_argument, NULL, 'S' }, { "kernel", required_argument, NULL, 'k' },
+		{ "top", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	*a = (struct results_args){ .db_path = default_db, .last = DEFAULT_LAST };
+	*a = (struct results_args){ .db_path = default_db, .last = DEFAULT_LAST, .top = DEFAULT_TOP };
 	optind = 0;  /* getopt keeps state between calls; 0 also resets GNU's internal state */
 	opterr = 0;  /* we word the error ourselves */
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -93,6 +115,10 @@ static int parse_args(int argc, char **argv, struct results_args *a, struct rig_
 	}
 	if (optind < argc)
 		return rig_err_set(err, RIG_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (a->slowest && (a->run_id || a->repair))
+		return rig_err_set(err, RIG_EXIT_USAGE, "--slowest-devices does not go with --run or --repair");
+	if (!a->slowest && a->kernel)
+		return rig_err_set(err, RIG_EXIT_USAGE, "--kernel goes with --slowest-devices");
 	return 0;
 }
 
@@ -114,6 +140,12 @@ static int show(struct results_db *db, const struct results_args *a, FILE *out,
 	json_t *data;
 	int ret;
 
+	if (a->slowest) {
+		struct results_slow_filter sf = { .board = a->board, .kernel = a->kernel,
+						  .per_phase = a->top };
+
+		return results_print_slowest(db, &sf, a->json, out, err);
+	}
 	if (a->run_id ? results_query_run(db, a->run_id, &data, err)
 		      : results_query_runs(db, &filter, &data, err))
 		return -1;

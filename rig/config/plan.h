@@ -83,6 +83,7 @@ struct plan {
 	struct plan_knob knob;      /* applied after every boot */
 	char **workloads;           /* subset of journal, journal-write, fio; empty = none */
 	size_t n_workloads;
+	bool timeline;              /* per-device suspend/resume timeline of every sleep; default off */
 	struct board_timeouts timeouts;  /* per-phase overrides; 0 = the board's value */
 	struct step *steps;
 	size_t n_steps;

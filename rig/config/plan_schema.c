@@ -209,6 +209,7 @@ static const struct yfield plan_fields[] = {
 	FIELD("knob", YF_MAPPING, struct plan, knob, .schema = &knob_schema),
 	{ .key = "workloads", .kind = YF_STRING_LIST, .offset = offsetof(struct plan, workloads),
 	  .count_offset = offsetof(struct plan, n_workloads), .values = workload_names },
+	FIELD("timeline", YF_BOOL, struct plan, timeline, .dflt = 0),
 	FIELD("timeouts", YF_MAPPING, struct plan, timeouts, .schema = &timeout_schema),
 	{ .key = "steps", .kind = YF_CUSTOM, .required = true, .decode = decode_steps,
 	  .release = release_steps },

@@ -73,10 +73,25 @@ int board_resume_fio(struct engine_ctx *ctx, struct rig_err *err)
 	return 0;
 }
 
+/* Plans with `timeline: true`: the power events traced from this boot on (a board without them
+ * says so and the run goes on: its cycles store "unavailable"). */
+static int timeline_setup(struct engine_ctx *ctx, struct rig_err *err)
+{
+	char line[256];
+
+	if (!ctx->plan->timeline)
+		return 0;
+	if (dut_timeline_setup(ctx->s, ctx->t.command, line, sizeof(line), err) < 0)
+		return -1;
+	session_say(ctx->s, "board: per-device timeline: %s", line);
+	return 0;
+}
+
 int board_prepare_base(struct engine_ctx *ctx, struct rig_err *err)
 {
 	if (read_identity(ctx, err) < 0 || board_apply_knobs(ctx, err) < 0 ||
-	    dut_trace_setup(ctx->s, ctx->t.command, ctx->s_id_offset, err) < 0)
+	    dut_trace_setup(ctx->s, ctx->t.command, ctx->s_id_offset, err) < 0 ||
+	    timeline_setup(ctx, err) < 0)
 		return -1;
 	session_say(ctx->s, "board: kernel %s build-id %s (%s) freeze_filesystems=%d sync_on_suspend=%d",
 		    ctx->st.kernel_version, ctx->st.build_id[0] ? ctx->st.build_id : "none",

@@ -69,6 +69,32 @@ static int recover_console_gap(struct engine_ctx *ctx, struct results_cycle *cyc
 	return 0;
 }
 
+/* Plans with `timeline: true`: the board's summary of the sleep's power events, on one axis with
+ * the freeze trace and the writers' stalls, stored with the cycle. A board without the events
+ * stores "unavailable" and the cycle goes on. */
+static int collect_timeline(struct engine_ctx *ctx, struct results_cycle *cyc,
+			    const struct frozen_window *w, const struct ev_stall_ops *stall,
+			    struct rig_err *err)
+{
+	struct timeline tl;
+	int rc;
+
+	if (!ctx->plan->timeline)
+		return 0;
+	if (dut_timeline_read(ctx->s, ctx->t.command, &tl, err) < 0)
+		return -1;
+	rc = timeline_join(&tl, w, stall, TL_STALL_MIN_NS, err);
+	if (rc == 0)
+		rc = store_timeline(cyc, &tl, err);
+	if (rc == 0 && !tl.available)
+		session_say(ctx->s, "  timeline unavailable: %s", tl.reason);
+	else if (rc == 0 && (tl.lost || tl.bad_lines || tl.board_bad))
+		session_say(ctx->s, "  timeline: %u events lost, %u lines unreadable (first: %s)",
+			    tl.lost, tl.bad_lines + tl.board_bad, tl.first_bad);
+	timeline_free(&tl);
+	return rc;
+}
+
 int collect_after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err)
 {
 	struct frozen_window w;
@@ -86,6 +112,7 @@ int collect_after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, stru
 	    (workloads && (dut_alive(ctx->s, ctx->t.command, &alive, err) < 0 ||
 			   dut_stall_ops(ctx->s, ctx->t.command, &stall, err) < 0)) ||
 	    (ctx->owner_pending && owner_state(ctx, &owner_frozen, err) < 0) ||
+	    collect_timeline(ctx, cyc, &w, workloads ? &stall : NULL, err) < 0 ||
 	    !(ev = drain_events(ctx, cyc, &n, err)))
 		goto out;
 	ctx->budget_window = w;

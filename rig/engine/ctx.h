@@ -14,6 +14,7 @@
 #include "judge/budget.h"
 #include "judge/fio.h"
 #include "judge/host_cpu.h"
+#include "judge/timeline.h"
 #include "judge/identity.h"
 #include "judge/judge.h"
 #include "judge/window.h"
@@ -99,6 +100,9 @@ int cycle_store_events(struct engine_ctx *ctx, struct results_cycle *cyc,
 void cycle_budget_begin(struct engine_ctx *ctx);
 /* The cycle's time budget, one phase per row (unknown ones too), stored with the cycle. */
 int cycle_store_budget(struct engine_ctx *ctx, struct results_cycle *cyc, struct rig_err *err);
+
+/* The cycle's per-device timeline (plans with `timeline: true`), joined already, into the cycle. */
+int store_timeline(struct results_cycle *cyc, const struct timeline *tl, struct rig_err *err);
 
 enum results_knob knob_of(int value);
 

@@ -119,6 +119,25 @@ int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *
 	return 0;
 }
 
+int dut_timeline_setup(struct session *s, unsigned timeout_s, char *line, size_t size,
+		       struct rig_err *err)
+{
+	return run_ok(s, EV_CMD_TIMELINE_SETUP, timeout_s, line, size, err);
+}
+
+int dut_timeline_read(struct session *s, unsigned timeout_s, struct timeline *out,
+		      struct rig_err *err)
+{
+	struct agent_reply reply;
+	int rc;
+
+	if (run(s, EV_CMD_TIMELINE_READ, timeout_s, &reply, err) < 0)
+		return -1;
+	rc = timeline_parse(lines_of(&reply), reply.n_lines, out, err);
+	agent_reply_free(&reply);
+	return rc;
+}
+
 int dut_klog(struct session *s, unsigned timeout_s, double since_ktime, double until_ktime,
 	     struct agent_reply *reply, struct rig_err *err)
 {

@@ -16,6 +16,7 @@
 #include "engine/session.h"
 #include "judge/evidence.h"
 #include "judge/fio.h"
+#include "judge/timeline.h"
 
 /* rig-dut info */
 int dut_identity(struct session *s, unsigned timeout_s, struct ev_identity *out,
@@ -47,6 +48,13 @@ int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
 /* After a resume. */
 int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *out,
 		   struct rig_err *err);
+/* Plans with `timeline: true`: the kernel's power events traced from now on (after every boot);
+ * the board's answer ("timeline=on ..." or "timeline=unavailable reason=...") into line. */
+int dut_timeline_setup(struct session *s, unsigned timeout_s, char *line, size_t size,
+		       struct rig_err *err);
+/* After a resume: the board's summary of those events since the last read (timeline_free it). */
+int dut_timeline_read(struct session *s, unsigned timeout_s, struct timeline *out,
+		      struct rig_err *err);
 /* rig-dut klog: the board's kernel log lines stamped after since_ktime (and before until_ktime,
  * unless negative), into reply (free it). */
 int dut_klog(struct session *s, unsigned timeout_s, double since_ktime, double until_ktime,

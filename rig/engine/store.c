@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/ctx.h"
+#include "results/timeline.h"
 #include "util/clock.h"
 
 enum results_knob knob_of(int value)
@@ -138,5 +139,30 @@ int cycle_store_budget(struct engine_ctx *ctx, struct results_cycle *cyc, struct
 		if (results_cycle_add_phase(cyc, budget_phase_name((enum budget_phase)p),
 					    b.known[p] ? b.seconds[p] : NAN, err) < 0)
 			return -1;
+	return 0;
+}
+
+int store_timeline(struct results_cycle *cyc, const struct timeline *tl, struct rig_err *err)
+{
+	struct results_timeline_info info = {
+		.available = tl->available, .reason = tl->available ? NULL : tl->reason,
+		.base_ns = tl->base_ns, .events = tl->events, .lost = tl->lost,
+		.bad_lines = tl->bad_lines + tl->board_bad, .min_us = tl->min_us,
+	};
+
+	if (results_cycle_set_timeline(cyc, &info, err) < 0)
+		return -1;
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct tl_row *r = &tl->rows[i];
+		bool phased = r->kind == TL_DEVICE || r->kind == TL_OTHERS;
+		struct results_timeline_row row = {
+			.kind = tl_kind_name(r->kind), .phase = phased ? tl_phase_name(r->phase) : NULL,
+			.name = r->name, .driver = r->driver[0] ? r->driver : NULL,
+			.start_us = r->start_us, .dur_us = r->dur_us, .err = r->err, .count = r->count,
+		};
+
+		if (results_cycle_add_timeline_row(cyc, &row, err) < 0)
+			return -1;
+	}
 	return 0;
 }

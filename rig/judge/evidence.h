@@ -38,6 +38,8 @@
 #define EV_CMD_VERIFY          "rig-dut verify"
 #define EV_CMD_JOURNALD_CHECK  "rig-dut journald-check"
 #define EV_CMD_FSCK            "rig-dut fsck"
+#define EV_CMD_TIMELINE_SETUP  "rig-dut timeline-setup"
+#define EV_CMD_TIMELINE_READ   "rig-dut timeline-read"
 
 #define EV_WRITERS_MAX 32
 #define EV_FILESYSTEMS_MAX 16

@@ -1,4 +1,5 @@
 #include "results/cycle.h"
+#include "results/timeline.h"
 #include "util/array.h"
 
 #include <math.h>
@@ -262,6 +263,7 @@ void results_cycle_free(struct results_cycle *cycle)
 	for (size_t i = 0; i < cycle->n_phases; i++)
 		free(cycle->phases[i].name);
 	free(cycle->phases);
+	results_timeline_free(cycle);
 	free(cycle->events);
 	free(cycle->artefacts);
 	free(cycle->step_kind);

@@ -93,6 +93,8 @@ struct results_cycle_info {
 	int64_t console_from;                      /* offset into the run's console log; -1 = unknown */
 };
 
+struct results_timeline_store;   /* results/timeline.h */
+
 struct results_cycle {
 	int64_t run_id;
 	int idx;
@@ -120,6 +122,7 @@ struct results_cycle {
 	struct results_phase *phases;
 	size_t n_phases, cap_phases;
 	struct results_host_cpu host_cpu;
+	struct results_timeline_store *timeline;   /* NULL: no timeline asked for */
 };
 
 /* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */

@@ -1,4 +1,5 @@
 #include "results/cycle_write.h"
+#include "results/timeline.h"
 
 #include <stdbool.h>
 
@@ -244,6 +245,7 @@ int results_cycle_write(struct results_db *db, const struct results_cycle *cycle
 	if (write_cycle_row(db, cycle, status, &id, err) || write_verdicts(db, cycle, id, err) ||
 	    write_measurements(db, cycle, id, err) || write_events(db, cycle, id, err) ||
 	    write_phases(db, cycle, id, err) || write_host_cpu(db, cycle, id, err) ||
+	    results_timeline_write(db, cycle, id, err) ||
 	    write_artefacts(db, cycle, id, err))
 		return -1;
 	if (cycle_id)

@@ -187,12 +187,47 @@ static const char schema_v5[] =
 	" detail TEXT"
 	") STRICT;";
 
+/*
+ * Version 6: the per-device suspend/resume timeline of cycles whose plan asks for it
+ * (`timeline: true`; results/timeline.h): cycle_timelines, one row per such cycle (status 'on',
+ * or 'unavailable' with the board's reason: a kernel without the power events), and
+ * timeline_rows, its suspend_resume marks, device callbacks per phase, the "others" of a phase
+ * under the board's threshold, the filesystems the kernel froze and the writers' stalls, in µs
+ * from base_ns (CLOCK_BOOTTIME); dur_us NULL for a span that never ended. Cycles stored before,
+ * and cycles of plans without it, have no rows.
+ */
+static const char schema_v6[] =
+	"CREATE TABLE cycle_timelines ("
+	" cycle_id INTEGER PRIMARY KEY REFERENCES cycles(id) ON DELETE CASCADE,"
+	" status TEXT NOT NULL CHECK (status IN ('on','unavailable')),"
+	" reason TEXT,"
+	" base_ns INTEGER,"
+	" events INTEGER NOT NULL,"
+	" lost INTEGER NOT NULL,"
+	" bad_lines INTEGER NOT NULL,"
+	" min_us INTEGER NOT NULL"
+	") STRICT;"
+	"CREATE TABLE timeline_rows ("
+	" id INTEGER PRIMARY KEY,"
+	" cycle_id INTEGER NOT NULL REFERENCES cycles(id) ON DELETE CASCADE,"
+	" kind TEXT NOT NULL CHECK (kind IN ('mark','device','others','frozen','stall')),"
+	" phase TEXT,"
+	" name TEXT NOT NULL,"
+	" driver TEXT,"
+	" start_us INTEGER NOT NULL,"
+	" dur_us INTEGER CHECK (dur_us IS NULL OR dur_us >= 0),"
+	" err INTEGER NOT NULL DEFAULT 0,"
+	" count INTEGER NOT NULL DEFAULT 1 CHECK (count >= 1)"
+	") STRICT;"
+	"CREATE INDEX timeline_rows_cycle ON timeline_rows(cycle_id);";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
 	schema_v4,
 	schema_v5,
+	schema_v6,
 };
 
 const size_t results_schema_n_migrations =

@@ -96,6 +96,145 @@ cmd_trace_read() {
     echo >"$TRACE/trace"
 }
 
+# The per-device suspend/resume timeline (plans with `timeline: true`): the kernel's power events
+# in a trace instance of their own, so the freeze probes' buffer (trace-read) stays as it was, on
+# the same clock (boot) so that both, and the writers' telemetry, share one time axis. A kernel
+# without the events or without trace instances is "unavailable", never an error: the cycle goes on.
+TIMELINE=$TRACE/instances/rig-timeline
+cmd_timeline_setup() {
+    for ev in device_pm_callback_start device_pm_callback_end suspend_resume; do
+        [ -d "$TRACE/events/power/$ev" ] || { echo "timeline=unavailable reason=no-event-$ev"; return 0; }
+    done
+    [ -d "$TIMELINE" ] || mkdir "$TIMELINE" 2>/dev/null
+    [ -d "$TIMELINE/events/power" ] || { echo "timeline=unavailable reason=no-trace-instances"; return 0; }
+    echo 0 >"$TIMELINE/tracing_on"
+    echo boot >"$TIMELINE/trace_clock"
+    # a laptop's suspend and resume: 300 devices x 8 phases x 2 events of ~100 bytes, spread
+    # over the CPUs by async suspend: 1 MiB a CPU holds it with room (an overrun says LOST)
+    echo 1024 >"$TIMELINE/buffer_size_kb" 2>/dev/null
+    n=0
+    for ev in device_pm_callback_start device_pm_callback_end suspend_resume; do
+        echo 1 >"$TIMELINE/events/power/$ev/enable" && n=$((n + 1))
+    done
+    echo >"$TIMELINE/trace"
+    echo 1 >"$TIMELINE/tracing_on"
+    echo "timeline=on clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TIMELINE/trace_clock") events=$n"
+}
+
+# timeline_clear — before a sleep: the timeline read after it is that sleep's alone (a pm-test or
+# a sleep whose cycle read no timeline leaves its events behind). Nothing when not set up.
+timeline_clear() { [ -f "$TIMELINE/trace" ] && echo >"$TIMELINE/trace"; return 0; }
+
+# timeline-read [MIN_US] — the power events since the last call, summarised here (the console is
+# 115200 baud: a raw trace would take minutes), then cleared. Lines (timeline_summarise).
+cmd_timeline_read() {
+    [ -f "$TIMELINE/trace" ] || { echo "timeline=unavailable reason=not-set-up"; return 0; }
+    timeline_summarise "${1:-1000}" <"$TIMELINE/trace"
+    echo >"$TIMELINE/trace"
+}
+
+# timeline_summarise MIN_US <TRACE — one line per device callback of MIN_US or more (or failed),
+# one "others" line per phase for the faster ones, one line per suspend_resume span; offsets in µs
+# from base_ns (the first event, CLOCK_BOOTTIME ns):
+#   timeline base_ns=B events=N devices=D others=O marks=M lost=L min_us=T
+#   mark name="dpm_suspend" val=2 start_us=S dur_us=D        (open=1 instead of dur_us: no end)
+#   dev phase=suspend name="0000:00:02.0" driver="e1000" start_us=S dur_us=D err=E   (or open=1)
+#   others phase=suspend count=N start_us=S end_us=E total_us=T max_us=M
+# The phase comes from the callback's own kind (device_pm_callback_start's "noirq bus [suspend]"),
+# as drivers/base/power/main.c names it: prepare, suspend, suspend_late, suspend_noirq,
+# resume_noirq, resume_early, resume, complete (hibernation's freeze/thaw/poweroff/restore too).
+timeline_summarise() {
+    awk -v min_us="$1" '
+        # busybox awk reads a string with a leading 0 as octal ("012345" + 0 is 5349): the
+        # fraction loses its leading zeros before it becomes a number
+        function ns_of(t,   p, f) { split(t, p, "."); f = substr(p[2] "000000000", 1, 9); sub(/^0+/, "", f); return p[1] * 1000000000 + f }
+        function us(ns) { return sprintf("%.0f", (ns - base) / 1000) }
+        function clean(s) { gsub(/"/, "", s); return s }
+        function phase_of(info, verb,   l, up) {
+            l = tolower(info); up = verb ~ /^(resume|thaw|restore|recover)$/
+            if (l ~ /prepar/) return "prepare"
+            if (l ~ /complet/) return "complete"
+            if (l ~ /noirq/) return up ? "resume_noirq" : "suspend_noirq"
+            if (l ~ /late/) return "suspend_late"
+            if (l ~ /early/) return "resume_early"
+            return up ? "resume" : "suspend"
+        }
+        # "DRIVER DEVICE" (the driver may be empty: " DEVICE") into drv and dev
+        function driver_device(head,   sp) {
+            if (substr(head, 1, 1) == " ") { drv = ""; dev = substr(head, 2); return }
+            sp = index(head, " ")
+            if (sp == 0) { drv = ""; dev = head; return }
+            drv = substr(head, 1, sp - 1); dev = substr(head, sp + 1)
+        }
+        /\[LOST [0-9]+ EVENTS\]/ { match($0, /LOST [0-9]+/); lost += substr($0, RSTART + 5, RLENGTH - 5); next }
+        {
+            ts = ""; ev = ""
+            for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i; sub(":", "", ts); ev = $(i + 1); sub(":", "", ev); break }
+            if (ev != "device_pm_callback_start" && ev != "device_pm_callback_end" && ev != "suspend_resume") next
+            at = index($0, " " ev ": "); if (at == 0) next
+            body = substr($0, at + length(ev) + 3)
+            t = ns_of(ts); if (!events++) base = t
+        }
+        ev == "device_pm_callback_start" {
+            p = index(body, ", parent: "); if (p == 0) { bad++; next }
+            driver_device(substr(body, 1, p - 1)); rest = substr(body, p + 10)
+            if (!match(rest, /\[[a-z]+\]$/)) { bad++; next }     # cut short (a full buffer, a torn read)
+            verb = substr(rest, RSTART + 1, RLENGTH - 2); info = substr(rest, 1, RSTART - 1)
+            c = index(info, ", "); while (c > 0) { info = substr(info, c + 2); c = index(info, ", ") }
+            n++; d_phase[n] = phase_of(info, verb); d_name[n] = clean(dev); d_drv[n] = clean(drv)
+            d_start[n] = t; d_end[n] = -1; d_err[n] = 0; open_dev[dev] = n
+            next
+        }
+        ev == "device_pm_callback_end" {
+            p = 0; q = index(body, ", err="); while (q > 0) { p += q; q = index(substr(body, p + 1), ", err=") }
+            if (p == 0) { bad++; next }
+            driver_device(substr(body, 1, p - 1))
+            if (!(dev in open_dev)) { unmatched++; next }
+            k = open_dev[dev]; delete open_dev[dev]
+            d_end[k] = t; d_err[k] = substr(body, p + 6) + 0
+            next
+        }
+        ev == "suspend_resume" {
+            if (!match(body, /^[^[]+\[[0-9]+\] (begin|end)$/)) { bad++; next }
+            action = substr(body, 1, index(body, "[") - 1)
+            val = substr(body, index(body, "[") + 1); val = substr(val, 1, index(val, "]") - 1)
+            key = action; if (action ~ /^CPU_/) key = action "[" val "]"
+            if (body ~ / begin$/) {
+                m++; m_name[m] = action; m_val[m] = val; m_start[m] = t; m_end[m] = -1; open_mark[key] = m
+            } else if (key in open_mark) {
+                m_end[open_mark[key]] = t; delete open_mark[key]
+            } else unmatched++
+        }
+        END {
+            kept = 0; agg = 0
+            for (i = 1; i <= n; i++) {
+                dur = d_end[i] < 0 ? -1 : (d_end[i] - d_start[i]) / 1000
+                if (dur >= 0 && dur < min_us && d_err[i] == 0) {
+                    ph = d_phase[i]; agg++
+                    if (!(ph in o_count)) { o_order[++n_o] = ph; o_start[ph] = d_start[i]; o_end[ph] = d_end[i] }
+                    o_count[ph]++; o_total[ph] += dur; if (dur > o_max[ph]) o_max[ph] = dur
+                    if (d_start[i] < o_start[ph]) o_start[ph] = d_start[i]
+                    if (d_end[i] > o_end[ph]) o_end[ph] = d_end[i]
+                    continue
+                }
+                kept++
+                line[kept] = sprintf("dev phase=%s name=\"%s\" driver=\"%s\" start_us=%s %s", d_phase[i], d_name[i], d_drv[i], us(d_start[i]),
+                                     dur < 0 ? "open=1" : sprintf("dur_us=%.0f err=%d", dur, d_err[i]))
+            }
+            printf "timeline base_ns=%.0f events=%d devices=%d others=%d marks=%d lost=%d unmatched=%d bad=%d min_us=%d\n",
+                   base, events, kept, agg, m, lost, unmatched, bad, min_us
+            for (i = 1; i <= m; i++)
+                printf "mark name=\"%s\" val=%s start_us=%s %s\n", clean(m_name[i]), m_val[i], us(m_start[i]),
+                       m_end[i] < 0 ? "open=1" : sprintf("dur_us=%.0f", (m_end[i] - m_start[i]) / 1000)
+            for (i = 1; i <= kept; i++) print line[i]
+            for (i = 1; i <= n_o; i++) {
+                ph = o_order[i]
+                printf "others phase=%s count=%d start_us=%s end_us=%s total_us=%.0f max_us=%.0f\n", ph, o_count[ph],
+                       us(o_start[ph]), us(o_end[ph]), o_total[ph], o_max[ph]
+            }
+        }'
+}
+
 # stall-ops — every writer's telemetry around the kernel's last freeze of filesystems (from the
 # first fs_freeze to the last fs_thaw_done of the trace trace-read printed): a "tel" header and
 # the operations overlapping that time, for the rig to judge against each filesystem's own
@@ -394,6 +533,7 @@ cmd_suspend() {
         t0=$(uptime_ms); sync; presync_ms=$(( $(uptime_ms) - t0 ))
         rtcwake -m no -s "$secs" >/dev/null || { echo "error=rtcwake"; return 1; }
     fi
+    timeline_clear
     start=$(date +%s)
     echo "rig-dut: suspend $mode wake=$wake${verb:+ via systemctl $verb}" >/dev/kmsg
     systemd=
@@ -421,6 +561,7 @@ cmd_hibernate() {
         esac
     done
     echo "$disk" >/sys/power/disk 2>/dev/null
+    timeline_clear
     echo "rig-dut: hibernate${via:+ via systemctl}" >/dev/kmsg
     systemd=
     if [ -n "$via" ]; then
@@ -595,6 +736,8 @@ case ${1:-help} in
     knob) shift; cmd_knob "$@" ;;
     trace-setup) shift; cmd_trace_setup "$@" ;;
     trace-read) cmd_trace_read ;;
+    timeline-setup) cmd_timeline_setup ;;
+    timeline-read) shift; cmd_timeline_read "$@" ;;
     start-workloads) shift; cmd_start_workloads "$@" ;;
     stop-workloads) cmd_stop_workloads ;;
     fio-checkpoint) cmd_fio_checkpoint ;;

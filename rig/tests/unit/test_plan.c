@@ -303,10 +303,25 @@ static void plans_fit(struct board *board, const char *const *plans, size_t n)
 
 static void shipped_plans_fit_the_qemu_board(void **state)
 {
-	const char *const plans[] = { "plans/smoke.yaml", "plans/nightly.yaml" };
+	const char *const plans[] = { "plans/smoke.yaml", "plans/nightly.yaml", "plans/timeline.yaml" };
 
 	(void)state;
 	plans_fit(qemu_board(), plans, sizeof(plans) / sizeof(plans[0]));
+}
+
+/* The per-device timeline is opt-in: the plans make check and make run use leave it off. */
+static void timeline_is_opt_in(void **state)
+{
+	struct plan *smoke = load_ok("plans/smoke.yaml"), *nightly = load_ok("plans/nightly.yaml");
+	struct plan *timeline = load_ok("plans/timeline.yaml");
+
+	(void)state;
+	assert_false(smoke->timeline);
+	assert_false(nightly->timeline);
+	assert_true(timeline->timeline);
+	plan_free(smoke);
+	plan_free(nightly);
+	plan_free(timeline);
 }
 
 static void debian_plans_fit_the_debian_board(void **state)
@@ -460,6 +475,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-timeout.yaml", "timeouts.resmue", "unknown key" },
 	{ "huge-seconds.yaml", "steps[0].suspend.seconds", "must be at most 86400" },
 	{ "bad-via.yaml", "steps[0].hibernate.via", "expected one of sysfs, systemctl, got \"hybrid-sleep\"" },
+	{ "bad-timeline.yaml", "timeline", "expected a boolean" },
 };
 
 static void bad_plan_fails_at_its_line(void **state)
@@ -494,6 +510,7 @@ int main(void)
 		cmocka_unit_test(steps_format_for_progress_output),
 		cmocka_unit_test(names_match_the_file_format),
 		cmocka_unit_test(shipped_plans_fit_the_qemu_board),
+		cmocka_unit_test(timeline_is_opt_in),
 		cmocka_unit_test(debian_plans_fit_the_debian_board),
 		cmocka_unit_test(journald_needs_a_systemd_board),
 		cmocka_unit_test(bench_plans_fit_the_bench_board),
