@@ -207,6 +207,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash tests/lint/check-conditions.sh
 	bash workloads/tests/rig-dut-journald.sh
 	bash workloads/tests/rig-dut-names.sh
+	bash workloads/tests/rig-dut-wake.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh
