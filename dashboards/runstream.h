@@ -30,6 +30,7 @@ struct rs_cycle {
 	size_t first_verdict, n_verdicts;          /* slices of the run's arrays */
 	size_t first_measurement, n_measurements;
 	size_t first_phase, n_phases;              /* time budget, in the measurement array */
+	const char *wake;                          /* its wake accounting in one line; NULL none */
 };
 
 struct rs_artefact {
@@ -38,7 +39,7 @@ struct rs_artefact {
 };
 
 struct run_stream {
-	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases;
+	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases, *wakes;
 	struct arena strings;
 	/* The loaded run; arrays keep their capacity from run to run. */
 	struct rs_cycle *cycle;

@@ -40,6 +40,11 @@ static const char budget_sql[] =
 	" GROUP BY p.phase ORDER BY min(p.id)";
 
 #define SCHEMA_PHASES 4   /* the first schema with cycle_phases (a reader never migrates) */
+/* Schema 5: a suspend's wake accounting, at most one row per cycle. */
+static const char wake_sql[] =
+	"SELECT wake, requested_ms, entry_ms, asleep_ms, awake_ms, irq, irq_name, sources, rescued"
+	" FROM cycle_wakes WHERE cycle_id = :id";
+#define SCHEMA_WAKES 5
 
 /* Columns that hold JSON text are returned as JSON, not as a string containing JSON. */
 static json_t *text_value(const char *column, const char *text)
@@ -170,15 +175,32 @@ static int attach_rows(struct results_db *db, json_t *obj, const char *key, cons
 	return attach(obj, key, rows, err);
 }
 
-static int attach_cycle_items(struct results_db *db, json_t *cycle, bool phases,
+/* The cycle's wake accounting as one object, null when it has none (or the schema predates it). */
+static int attach_wake(struct results_db *db, json_t *cycle, int64_t id, int version,
+		       struct rig_err *err)
+{
+	json_t *rows;
+	json_t *wake;
+
+	if (version < SCHEMA_WAKES)
+		return attach(cycle, "wake", json_null(), err);
+	if (rows_by_id(db, wake_sql, id, &rows, err))
+		return -1;
+	wake = json_array_size(rows) ? json_incref(json_array_get(rows, 0)) : json_null();
+	json_decref(rows);
+	return attach(cycle, "wake", wake, err);
+}
+
+static int attach_cycle_items(struct results_db *db, json_t *cycle, int version,
 			      struct rig_err *err)
 {
 	int64_t id = json_integer_value(json_object_get(cycle, "id"));
 
 	if (attach_rows(db, cycle, "verdicts", verdicts_sql, id, err) ||
-	    attach_rows(db, cycle, "measurements", measurements_sql, id, err))
+	    attach_rows(db, cycle, "measurements", measurements_sql, id, err) ||
+	    attach_wake(db, cycle, id, version, err))
 		return -1;
-	return phases ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
+	return version >= SCHEMA_PHASES ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
 }
 
 static int attach_cycles(struct results_db *db, json_t *run, int64_t run_id, struct rig_err *err)
@@ -193,7 +215,7 @@ static int attach_cycles(struct results_db *db, json_t *run, int64_t run_id, str
 	if (attach(run, "cycles", cycles, err))
 		return -1;
 	json_array_foreach(cycles, i, cycle)
-		if (attach_cycle_items(db, cycle, version >= SCHEMA_PHASES, err))
+		if (attach_cycle_items(db, cycle, version, err))
 			return -1;
 	if (version < SCHEMA_PHASES)
 		return attach(run, "time_budget", json_array(), err);
