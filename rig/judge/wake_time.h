@@ -1,0 +1,51 @@
+/*
+ * The wake-time verdict (issue 18 part 5): did an RTC-woken suspend sleep as long as its alarm
+ * left it? Premature wakes (something else woke the board: a wakeup source firing, an alarm
+ * armed wrong) and late ones (the alarm fired late or the board did not wake on it) both fail,
+ * with the numbers and the wake source in the detail. Pure: the board's own accounting
+ * (ev_parse_wake, rig-dut suspend's wake line), the plan's wake and alarm, and what the host saw.
+ *
+ * What the alarm left the board: rig-dut arms it and then the kernel syncs, freezes and suspends
+ * devices before it sleeps (seconds with busy writers), so the sleep is the alarm less that
+ * entry. The host sees the entry on boards whose power backend reports the sleep (QEMU's
+ * SUSPEND event, the s2idle console line): expected = alarm - entry, and the board's asleep_ms
+ * is judged against it. Where it cannot (a board without power events, a LAVA job) the board's
+ * awake_ms bounds it: premature only when asleep + awake (everything from arming to the return)
+ * is still short of the alarm, late only when the sleep alone outlasts it.
+ *
+ * Not judged (skip, with the reason and what was recorded): a wake that was not the RTC (QMP,
+ * button, serial: nothing to time against), an RTC alarm the rig had to stand in for (the wake
+ * verdict, judge_wake, judges that), a board that did not report its accounting or its clocks.
+ */
+#ifndef RIG_JUDGE_WAKE_TIME_H
+#define RIG_JUDGE_WAKE_TIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "judge/evidence.h"
+#include "judge/judge.h"
+#include "results/cycle.h"
+
+struct judge_wake_time {
+	const char *wake;               /* how the plan woke it: "rtc", "qmp", "button", "serial" */
+	long requested_ms;              /* the RTC alarm, from arming; -1 without one */
+	long entry_ms;                  /* arming to the board asleep, as the host saw it; -1 unknown */
+	bool rescued;                   /* the alarm never woke it: the rig did */
+	const struct ev_wake *board;    /* rig-dut's wake line; NULL: none came back */
+	unsigned early_ms, late_ms;     /* tolerances; judge_wake_time sets them from the board */
+};
+
+/* The verdict and its detail alone. */
+enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, char *detail,
+					    size_t size);
+
+/* wake-time with the board file's wake_timing for early_ms and late_ms (whatever w says), and
+ * the measurement wake_asleep_ms when the board reported it. */
+int judge_wake_time(const struct judge_context *c, struct judgement *j,
+		    const struct judge_wake_time *w, struct rig_err *err);
+
+/* The row results/ stores for the cycle (cycle_wakes); strings point into w. */
+void wake_time_record(const struct judge_wake_time *w, struct results_wake *out);
+
+#endif
