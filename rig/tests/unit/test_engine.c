@@ -79,6 +79,7 @@ struct fake_dut {
 	/* behaviour */
 	bool warn_on_resume;            /* a WARNING between wake and suspend exit */
 	bool premature_wake;            /* its wake line: asleep 10 ms of a 1 s alarm */
+	bool presync;                   /* its result line says how long it synced (presync_ms) */
 	bool refuse_freeze;             /* tasks refuse to freeze: the suspend fails, EBUSY */
 	bool write_while_frozen;        /* a store completes well inside the frozen window */
 	const struct evidence *script;  /* answer every command from this recorded evidence */
@@ -225,6 +226,9 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 			  f->premature_wake
 			  ? "result=0 successes=1 slept_s=1 last_failed_step=\n"
 			    "wake irq=9 irq_name=acpi asleep_ms=10 awake_ms=20 sources=PNP0C0C_00:1:1\n"
+			  : f->presync
+			  ? "result=0 successes=1 slept_s=1 presync_ms=5 last_failed_step=\n"
+			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n"
 			  : "result=0 successes=1 slept_s=1 last_failed_step=\n"
 			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n");
 }
@@ -726,6 +730,24 @@ static void test_two_clean_suspends(void **state)
 	/* its reply has no presync_ms: when the alarm was armed is unknown, so is the entry
 	 * (NULL, never 0), and the verdict judges the bounds */
 	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_wakes WHERE entry_ms IS NULL"), 2);
+}
+
+/* rig-dut said how long it synced before arming the alarm and the host saw the board asleep:
+ * the entry is known (host time from the request to the S3 event, less the sync), and the sleep
+ * is judged against what the alarm left it. */
+static void test_wake_time_with_the_entry_seen(void **state)
+{
+	struct run *r = *state;
+	char buf[512];
+
+	r->fake.presync = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(verdicts(r, 0, "wake-time", "pass"), 1);
+	assert_true(sql_int(r, "SELECT entry_ms FROM cycle_wakes WHERE entry_ms IS NOT NULL") >= 0);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_wakes WHERE entry_ms IS NOT NULL"), 1);
+	sql_text(r, buf, sizeof(buf), "SELECT detail FROM verdicts WHERE name = 'wake-time'");
+	assert_non_null(strstr(buf, "ms expected (alarm 1000 ms after arming, asleep "));
 }
 
 /* A board woken long before its alarm: wake-time fails the cycle, with the numbers and the
@@ -1307,6 +1329,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_premature_wake_fails_wake_time, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wake_time_with_the_entry_seen, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume,
 						setup_suspend, teardown),
