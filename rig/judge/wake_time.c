@@ -21,56 +21,48 @@ static void source_of(const struct ev_wake *b, char *buf, size_t size)
 		snprintf(buf, size, "source unknown (no wakeup irq recorded, no wakeup source counted)");
 }
 
-/* The RTC alarm judged: the board reported its clocks. */
+/* The RTC alarm judged: the board reported its clocks.
+ *
+ * Premature: the board was back (rig-dut's report, in boottime from arming the alarm: asleep +
+ * awake) more than early_ms before the alarm's time: whatever woke it, it was not the alarm. This
+ * holds on any board, the one whose monotonic clock runs through s2idle too (no cpuidle driver:
+ * timekeeping is not suspended and asleep_ms stays near 0 however long it slept).
+ * Late: it slept more than late_ms longer than its alarm left it: the alarm less the entry where
+ * the host saw it, else the whole alarm (an upper bound: only what no entry can explain fails). */
 static enum results_verdict_result judge_alarm(const struct judge_wake_time *w, const char *source,
 					       char *detail, size_t size)
 {
 	const struct ev_wake *b = w->board;
 	long early = (long)w->early_ms, late = (long)w->late_ms;
+	long back = b->asleep_ms + b->awake_ms;
+	long left = w->entry_ms < 0 ? w->requested_ms
+		    : w->requested_ms > w->entry_ms ? w->requested_ms - w->entry_ms : 0;
+	char alarm[160];
 
-	if (w->entry_ms >= 0) {
-		long expected = w->requested_ms > w->entry_ms ? w->requested_ms - w->entry_ms : 0;
-		char why[96] = "";
-
-		if (w->entry_ms > w->requested_ms)
-			snprintf(why, sizeof(why), "; the alarm had expired %ld ms before the board "
-				 "was asleep", w->entry_ms - w->requested_ms);
-		if (b->asleep_ms < expected - early) {
-			snprintf(detail, size, "premature wake: asleep %ld ms, %ld ms before its alarm "
-				 "(%ld ms after arming, asleep %ld ms after it: %ld ms expected; more "
-				 "than %ld ms early); %s", b->asleep_ms, expected - b->asleep_ms,
-				 w->requested_ms, w->entry_ms, expected, early, source);
-			return RESULTS_VERDICT_FAIL;
-		}
-		if (b->asleep_ms > expected + late) {
-			snprintf(detail, size, "late wake: asleep %ld ms, %ld ms after its alarm "
-				 "(%ld ms after arming, asleep %ld ms after it: %ld ms expected; more "
-				 "than %ld ms late)%s; %s", b->asleep_ms, b->asleep_ms - expected,
-				 w->requested_ms, w->entry_ms, expected, late, why, source);
-			return RESULTS_VERDICT_FAIL;
-		}
-		snprintf(detail, size, "asleep %ld ms, %ld ms expected (alarm %ld ms after arming, "
-			 "asleep %ld ms after it; within -%ld/+%ld ms)%s; %s", b->asleep_ms, expected,
-			 w->requested_ms, w->entry_ms, early, late, why, source);
-		return RESULTS_VERDICT_PASS;
-	}
-	/* When the board fell asleep is unknown: judge only what no entry time can explain. */
-	if (b->asleep_ms + b->awake_ms < w->requested_ms - early) {
-		snprintf(detail, size, "premature wake: asleep %ld ms + awake %ld ms from arming to the "
-			 "return, %ld ms short of its alarm (%ld ms after arming; more than %ld ms "
-			 "early); %s", b->asleep_ms, b->awake_ms,
-			 w->requested_ms - b->asleep_ms - b->awake_ms, w->requested_ms, early, source);
+	if (w->entry_ms < 0)
+		snprintf(alarm, sizeof(alarm), "alarm %ld ms after arming, when the board fell asleep "
+			 "unknown", w->requested_ms);
+	else if (w->entry_ms > w->requested_ms)
+		snprintf(alarm, sizeof(alarm), "alarm %ld ms after arming, expired %ld ms before the "
+			 "board was asleep", w->requested_ms, w->entry_ms - w->requested_ms);
+	else
+		snprintf(alarm, sizeof(alarm), "alarm %ld ms after arming, asleep %ld ms after it",
+			 w->requested_ms, w->entry_ms);
+	if (back < w->requested_ms - early) {
+		snprintf(detail, size, "premature wake: back %ld ms after arming, %ld ms before its "
+			 "alarm (more than %ld ms early): asleep %ld ms, awake %ld ms (%s); %s", back,
+			 w->requested_ms - back, early, b->asleep_ms, b->awake_ms, alarm, source);
 		return RESULTS_VERDICT_FAIL;
 	}
-	if (b->asleep_ms > w->requested_ms + late) {
-		snprintf(detail, size, "late wake: asleep %ld ms, %ld ms more than its whole alarm "
-			 "(%ld ms after arming; more than %ld ms late); %s", b->asleep_ms,
-			 b->asleep_ms - w->requested_ms, w->requested_ms, late, source);
+	if (b->asleep_ms > left + late) {
+		snprintf(detail, size, "late wake: asleep %ld ms, %ld ms more than its alarm left it "
+			 "(%ld ms; %s; more than %ld ms late); %s", b->asleep_ms, b->asleep_ms - left,
+			 left, alarm, late, source);
 		return RESULTS_VERDICT_FAIL;
 	}
-	snprintf(detail, size, "asleep %ld ms + awake %ld ms for an alarm %ld ms after arming "
-		 "(when the board fell asleep is unknown: within -%ld/+%ld ms either way); %s",
-		 b->asleep_ms, b->awake_ms, w->requested_ms, early, late, source);
+	snprintf(detail, size, "asleep %ld ms of the %ld ms its alarm left it (%s), back %ld ms after "
+		 "arming; within -%ld/+%ld ms; %s", b->asleep_ms, left, alarm, back, early, late,
+		 source);
 	return RESULTS_VERDICT_PASS;
 }
 

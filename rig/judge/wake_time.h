@@ -5,13 +5,16 @@
  * with the numbers and the wake source in the detail. Pure: the board's own accounting
  * (ev_parse_wake, rig-dut suspend's wake line), the plan's wake and alarm, and what the host saw.
  *
- * What the alarm left the board: rig-dut arms it and then the kernel syncs, freezes and suspends
- * devices before it sleeps (seconds with busy writers), so the sleep is the alarm less that
- * entry. The host sees the entry on boards whose power backend reports the sleep (QEMU's
- * SUSPEND event, the s2idle console line): expected = alarm - entry, and the board's asleep_ms
- * is judged against it. Where it cannot (a board without power events, a LAVA job) the board's
- * awake_ms bounds it: premature only when asleep + awake (everything from arming to the return)
- * is still short of the alarm, late only when the sleep alone outlasts it.
+ * Premature: the board was back (asleep + awake from arming the alarm, the board's boottime) more
+ * than early_ms before its alarm's time: something else woke it. Judged on that span, not on the
+ * time asleep alone, because the monotonic clock does not stop in every sleep (s2idle on a kernel
+ * without a cpuidle driver never suspends timekeeping: asleep_ms stays near 0).
+ *
+ * Late: the board slept more than late_ms longer than its alarm left it. rig-dut arms the alarm
+ * and then the kernel syncs, freezes and suspends devices (seconds with busy writers), so the
+ * sleep is the alarm less that entry. The host sees the entry on boards whose power backend
+ * reports the sleep (QEMU's SUSPEND event, the s2idle console line); where it cannot (a board
+ * without power events, a LAVA job) the whole alarm bounds it.
  *
  * Not judged (skip, with the reason and what was recorded): a wake that was not the RTC (QMP,
  * button, serial: nothing to time against), an RTC alarm the rig had to stand in for (the wake

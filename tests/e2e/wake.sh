@@ -99,7 +99,7 @@ detail=$(sql "$db" "SELECT v.detail FROM verdicts v JOIN cycles c ON v.cycle_id 
 echo "  [early] wake-time: $detail"
 check "early: rig run exits 1" [ "$RC" -eq 1 ]
 check "early: wake-time failed as a premature wake" [ "$(verdicts "$RUN" wake-time fail)" -eq 1 ]
-check "early: its detail has the numbers" has <(echo "$detail") '^premature wake: asleep [0-9]+ ms, [0-9]+ ms before its alarm'
+check "early: its detail has the numbers" has <(echo "$detail") '^premature wake: back [0-9]+ ms after arming, [0-9]+ ms before its alarm'
 check "early: the board slept about 5 s of its 40" \
     [ "$(sql "$db" "SELECT count(*) FROM cycle_wakes w JOIN cycles c ON w.cycle_id = c.id WHERE c.run_id = $RUN AND w.asleep_ms BETWEEN 2000 AND 20000")" -eq 1 ]
 check "early: the suspend itself passed (only its timing failed)" [ "$(verdicts "$RUN" suspend pass)" -eq 1 ]
