@@ -6,7 +6,8 @@
 #
 # usage: tests/soak/saturated.sh [-l LOOPS] [rig run options, e.g. --cycles 1]
 #   LOOPS busy loops (default: the host's CPU count); results in out/soak-saturated.db
-# exit: 0 every cycle passed or was starvation infra; 1 a hang or a failed cycle; 2 usage
+# exit: 0 every cycle passed or was starvation infra; 1 a hang or a failed cycle; 2 usage;
+#   3 an infrastructure error the starvation verdict does not explain
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 loops=$(nproc)
@@ -33,4 +34,12 @@ sqlite3 -header -column "$db" "SELECT count(*) AS cycles, sum(h.starved) AS star
     WHERE c.run_id = $run AND h.applicable = 1 AND h.window_s > 0"
 bad=$(sqlite3 "$db" "SELECT count(*) FROM cycles WHERE run_id=$run AND status IN ('hang','fail')")
 [ "$bad" -eq 0 ] || { echo "saturated.sh: $bad cycle(s) hung or failed on a saturated host"; exit 1; }
+other=$(sqlite3 "$db" "SELECT count(*) FROM cycles c LEFT JOIN cycle_host_cpu h ON h.cycle_id = c.id
+    WHERE c.run_id=$run AND c.status = 'infra' AND coalesce(h.reclassified, 0) = 0")
+if [ "$other" -gt 0 ] || [ "$rc" -eq 3 ]; then
+    # infra, not a kernel verdict, but not the starvation verdict either (e.g. a board command
+    # timing out): the run said why above
+    echo "saturated.sh: $other infra cycle(s) without the starvation verdict (rig exit $rc)"
+    exit 3
+fi
 echo "saturated.sh: every cycle passed or was starvation infra"
