@@ -6,6 +6,10 @@ ok()   { echo "ok - $1"; TESTS_PASSED=$((TESTS_PASSED + 1)); }
 fail() { echo "not ok - $1"; TESTS_FAILED=$((TESTS_FAILED + 1)); TESTS_FAILED_NAMES+=("$1"); }
 # check NAME CONDITION-COMMAND...: ok when the command succeeds.
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+# check_eq NAME GOT WANT: ok when the two strings are equal; else both are shown.
+check_eq() {
+    if [ "$2" = "$3" ]; then ok "$1"; else fail "$1"; echo "#   got:  $2"; echo "#   want: $3"; fi
+}
 # has FILE REGEX: the file contains a line matching the extended regex.
 has() { grep -Eq -- "$2" "$1"; }
 # retried WHY: a test driver ran something again. Only a documented, explained cause may be

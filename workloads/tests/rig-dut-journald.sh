@@ -5,10 +5,7 @@
 # No board, no systemd; under a second.
 set -u
 cd "$(dirname "$0")/../.."
-fails=0
-check() {
-    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
-}
+. tests/lib.sh
 
 journalctl() {
     case "$*" in
@@ -24,11 +21,11 @@ RIG_JOURNAL_DIR=$(mktemp -d)
 trap 'rmdir "$RIG_JOURNAL_DIR"' EXIT
 
 out=$(journald_scan)
-check "a hole: the entries up to it, the first missing one, the highest" "$(echo "$out" | sed -n 1p)" \
+check_eq "a hole: the entries up to it, the first missing one, the highest" "$(echo "$out" | sed -n 1p)" \
     "journal=nvme-ext4/journald valid_prefix=3 records=5 torn=0 corrupt=0 holes=1 first_problem=4 id=nvme-ext4-j1a"
-check "all there: no problem" "$(echo "$out" | sed -n 2p)" \
+check_eq "all there: no problem" "$(echo "$out" | sed -n 2p)" \
     "journal=nvme-ext4/journald valid_prefix=2 records=2 torn=0 corrupt=0 holes=0 first_problem=0 id=nvme-ext4-j2b"
-check "no journal directory: nothing" "$(RIG_JOURNAL_DIR=/nonexistent journald_scan)" ""
+check_eq "no journal directory: nothing" "$(RIG_JOURNAL_DIR=/nonexistent journald_scan)" ""
 
 # journal_verify: each file verified on its own; damage set aside before this boot is apart.
 # The stand-in journalctl fails every file whose name holds "bad".
@@ -45,17 +42,16 @@ trap 'rm -rf "$jdir"; rmdir "$RIG_JOURNAL_DIR"' EXIT
 : >"$jdir/system.journal"; : >"$jdir/system@1-bad.journal~"; : >"$jdir/system@2.journal~"
 now=$(date +%s)
 out=$(journal_verify "$jdir" $((now - 100)))
-check "set aside this boot and bad: this cycle's damage" "$(echo "$out" | sed -n 1p)" \
+check_eq "set aside this boot and bad: this cycle's damage" "$(echo "$out" | sed -n 1p)" \
     "files=3 bad_files=1 bad_earlier=0 renamed=2"
-check "the bad file named with journalctl's reason" "$(echo "$out" | sed -n 2p)" \
+check_eq "the bad file named with journalctl's reason" "$(echo "$out" | sed -n 2p)" \
     "FAIL: $jdir/system@1-bad.journal~ (Bad message)"
 out=$(journal_verify "$jdir" $((now + 100)))
-check "set aside before this boot and bad: an earlier power-off's, apart" "$out" \
+check_eq "set aside before this boot and bad: an earlier power-off's, apart" "$out" \
     "files=3 bad_files=0 bad_earlier=1 renamed=0"
 : >"$jdir/user-bad.journal"
 out=$(journal_verify "$jdir" $((now + 100)))
-check "an open journal file that is bad is always this boot's" "$(echo "$out" | sed -n 1p)" \
+check_eq "an open journal file that is bad is always this boot's" "$(echo "$out" | sed -n 1p)" \
     "files=4 bad_files=1 bad_earlier=1 renamed=0"
 
-[ $fails -eq 0 ] && echo "workloads/tests/rig-dut-journald.sh: all passed"
-exit $((fails > 0))
+finish workloads/tests/rig-dut-journald.sh

@@ -5,10 +5,7 @@
 # this host has (busybox's when installed): the board runs busybox. No board.
 set -u
 cd "$(dirname "$0")/../.."
-fails=0
-check() {
-    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
-}
+. tests/lib.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 TRACE=$work/trace STATE=$work/state
@@ -32,15 +29,14 @@ command -v busybox >/dev/null && busybox awk 'BEGIN{}' 2>/dev/null && awks="$awk
 for a in $awks; do
     if [ "$a" = busybox ]; then printf '#!/bin/sh\nexec busybox awk "$@"\n' >"$work/bin/awk"; chmod +x "$work/bin/awk"; P=$work/bin:$PATH; else P=$PATH; fi
     trace
-    check "$a: stamps with leading zeros in the fraction are decimal" "$(PATH=$P cmd_trace_read)" "$want"
-    check "$a: the trace is cleared after reading" "$(cat "$TRACE/trace")" ""
-    check "$a: trace.last keeps what was printed" "$(cat "$STATE/trace.last")" "$want"
+    check_eq "$a: stamps with leading zeros in the fraction are decimal" "$(PATH=$P cmd_trace_read)" "$want"
+    check_eq "$a: the trace is cleared after reading" "$(cat "$TRACE/trace")" ""
+    check_eq "$a: trace.last keeps what was printed" "$(cat "$STATE/trace.last")" "$want"
 done
 # negative control: the conversion before the fix gives the octal reading under busybox
 if [ "${awks#* }" = busybox ]; then
-    check "busybox reads 012345000 as octal without the fix" \
+    check_eq "busybox reads 012345000 as octal without the fix" \
         "$(busybox awk 'BEGIN{ print substr("012345" "000000000", 1, 9) + 0 }')" "2738688"
 fi
 echo "awks: $awks"
-[ $fails -eq 0 ] && echo "workloads/tests/rig-dut-trace-read.sh: all passed"
-exit $((fails > 0))
+finish workloads/tests/rig-dut-trace-read.sh
