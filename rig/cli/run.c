@@ -116,8 +116,9 @@ static void print_summary(const struct engine_totals *t, const char *db_path, in
 	printf("\ncycles: %u of %u run, %u hang(s), %u infrastructure error(s)\n", t->cycles_done,
 	       t->cycles, t->hangs, t->infra);
 	if (t->starved)
-		printf("of those infrastructure errors, %u a hang or failure on a host that starved the "
-		       "board of CPU (its host-cpu verdict says how much)\n", t->starved);
+		printf("of those infrastructure errors, %u a hang, failure or unanswered board command "
+		       "on a host that starved the board of CPU (its host-cpu verdict says how much)\n",
+		       t->starved);
 	printf("results: %s (run %lld) — rig results --db %s --run %lld\n", db_path,
 	       (long long)t->run_id, db_path, (long long)t->run_id);
 	printf("verdict: %s\n", code == 0 ? (t->known ? "PASS (with known issues)" : "PASS")

@@ -105,34 +105,48 @@ int agent_pump(struct console *c, int timeout_ms, struct agent_reply *reply, age
 /* Short slices, so a reply that is complete is noticed at once and a deadline within 100 ms. */
 #define PUMP_SLICE_MS 100
 
-int agent_run(struct console *c, const char *cmd, int timeout_ms, agent_line_fn on_line,
-	      void *ctx, struct agent_reply *reply, struct rig_err *err)
+static bool out_of_time(struct agent_patience *patience, long long started, long long now,
+			int timeout_ms)
 {
-	long long deadline = monotonic_ms() + timeout_ms;
+	if (now - started < timeout_ms)
+		return false;
+	return !patience || !patience->more_time ||
+	       !patience->more_time(patience->ctx, started, now, timeout_ms);
+}
 
+int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_patience *patience,
+	      agent_line_fn on_line, void *ctx, struct agent_reply *reply, struct rig_err *err)
+{
+	long long started = monotonic_ms();
+	int rc;
+
+	if (patience)
+		patience->waited_ms = 0;
 	if (agent_send(c, cmd, reply, err) < 0)
 		return -1;
 	for (;;) {
-		long long left = deadline - monotonic_ms();
-		int rc;
+		long long now = monotonic_ms(), left = started + timeout_ms - now;
 
-		if (left <= 0) {
+		if (patience)
+			patience->waited_ms = now - started;
+		if (out_of_time(patience, started, now, timeout_ms)) {
 			reply->status = AGENT_TIMEOUT;
 			return 1;
 		}
-		rc = agent_pump(c, left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, reply, on_line,
-				ctx, err);
+		/* past the timeout, a patient wait goes on in slices */
+		rc = agent_pump(c, left > 0 && left < PUMP_SLICE_MS ? (int)left : PUMP_SLICE_MS, reply,
+				on_line, ctx, err);
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
 }
 
 int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsigned attempts,
-		       agent_line_fn on_line, void *ctx, struct agent_reply *reply,
-		       struct rig_err *err)
+		       struct agent_patience *patience, agent_line_fn on_line, void *ctx,
+		       struct agent_reply *reply, struct rig_err *err)
 {
 	for (unsigned attempt = 0; attempt < attempts; attempt++) {
-		int rc = agent_run(c, cmd, timeout_ms, on_line, ctx, reply, err);
+		int rc = agent_run(c, cmd, timeout_ms, patience, on_line, ctx, reply, err);
 		enum agent_status status = reply->status;
 		char why[sizeof(reply->error)];
 
@@ -142,6 +156,10 @@ int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsig
 		agent_reply_free(reply);
 		if (rc < 0)
 			return -1;
+		if (rc == 1 && patience && patience->waited_ms >= timeout_ms + 1000)
+			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %.0f s "
+					   "(its timeout %g s, extended)", cmd,
+					   patience->waited_ms / 1000.0, timeout_ms / 1000.0);
 		if (rc == 1)
 			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %g s",
 					   cmd, timeout_ms / 1000.0);

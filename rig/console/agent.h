@@ -8,6 +8,8 @@
 #include "console/agent_reply.h"
 #include "console/console.h"
 
+#include <stdbool.h>
+
 /* The board's tty reads requests in canonical mode (4095-byte lines): the base64 request
  * must fit, so commands are limited to this many bytes. */
 #define AGENT_MAX_COMMAND 2800
@@ -31,17 +33,28 @@ int agent_send(struct console *c, const char *cmd, struct agent_reply *reply,
 int agent_pump(struct console *c, int timeout_ms, struct agent_reply *reply, agent_line_fn on_line,
 	       void *ctx, struct rig_err *err);
 
-/* agent_send, then agent_pump until the reply finishes or timeout_ms passes. 0 = finished
- * (reply->status: ok, corrupt, refused), 1 = no reply in time (AGENT_TIMEOUT), -1 = error.
- * reply must be released with agent_reply_free() in every case. */
-int agent_run(struct console *c, const char *cmd, int timeout_ms, agent_line_fn on_line,
-	      void *ctx, struct agent_reply *reply, struct rig_err *err);
+/* Past a command's timeout: may the board have more time? Asked about every 100 ms once the
+ * timeout has passed, with the command's start and now (monotonic ms); true = keep waiting.
+ * The engine's session gives a board the host starves of CPU more time (engine/session.c);
+ * NULL = the timeout is final. */
+struct agent_patience {
+	bool (*more_time)(void *ctx, long long started_ms, long long now_ms, long long timeout_ms);
+	void *ctx;
+	long long waited_ms;   /* out: how long the last command was waited for */
+};
+
+/* agent_send, then agent_pump until the reply finishes or timeout_ms passes (and patience, if
+ * given, gives no more time). 0 = finished (reply->status: ok, corrupt, refused), 1 = no reply
+ * in time (AGENT_TIMEOUT), -1 = error. reply must be released with agent_reply_free() in every
+ * case. */
+int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_patience *patience,
+	      agent_line_fn on_line, void *ctx, struct agent_reply *reply, struct rig_err *err);
 
 /* agent_run until the reply is verified: a corrupt one (a kernel message ate a line) runs the
  * command again, `attempts` times in all. 0 = verified reply in *reply (free it); -1 with err
  * otherwise (no reply in time, refused, console error, corrupt every time), reply freed. */
 int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsigned attempts,
-		       agent_line_fn on_line, void *ctx, struct agent_reply *reply,
+		       struct agent_patience *patience, agent_line_fn on_line, void *ctx, struct agent_reply *reply,
 		       struct rig_err *err);
 
 #endif

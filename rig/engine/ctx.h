@@ -57,6 +57,7 @@ struct engine_ctx {
 	bool budget_traced;           /* budget_window was read */
 	/* this cycle's host CPU samples (engine/starvation.h): its start, and a declared hang */
 	struct host_cpu_sample host_from, host_hang;
+	unsigned infra_in_a_row;      /* cycles ended by an infrastructure error since one did not */
 };
 
 /* Per-step runner: fills cyc (verdicts, measurements, status). Returns 0 when the step ran

@@ -36,8 +36,9 @@ struct engine_totals {
 	unsigned n_verdict_names;
 	unsigned cycles, cycles_done;
 	unsigned pass, fail, known, skip, hangs, infra;
-	unsigned starved;             /* of the infra cycles: a hang or failure host CPU starvation
-				       * explained (engine/starvation.h) */
+	unsigned starved;             /* of the infra cycles: a hang, failure or unanswered board
+				       * command host CPU starvation explained
+				       * (engine/starvation.h) */
 	int64_t run_id;
 };
 

@@ -139,6 +139,10 @@ static enum results_cycle_status cycle_status(const struct results_cycle *cyc)
 	return RESULTS_CYCLE_PASS;
 }
 
+/* A board that comes back from an infrastructure error (a reboot) is usable; one that fails this
+ * many cycles in a row is not, and the run ends rather than burn the night on it. */
+#define INFRA_IN_A_ROW_MAX 3
+
 /* Events a hang, an abort or an infrastructure error left unread belong to this cycle, not to
  * the next one (whose clean-resume verdict would otherwise fail on them). */
 static void keep_leftover_events(struct engine_ctx *ctx, struct results_cycle *cyc)
@@ -174,11 +178,11 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	keep_leftover_events(ctx, cyc);
 	if (rc < 0) {
 		struct rig_err ignored;
-		enum results_cycle_status infra = RESULTS_CYCLE_INFRA;
 
 		ctx->totals->infra++;
+		ctx->infra_in_a_row++;
 		session_say(ctx->s, "  infrastructure error: %s", err->msg);
-		(void)starvation_cycle_end(ctx, cyc, &infra, &ignored);   /* the figures, if it can */
+		(void)starvation_infra_end(ctx, cyc, err->msg, &ignored);   /* the figures, if it can */
 		results_cycle_end(cyc, RESULTS_CYCLE_INFRA, 0, -1);
 		ctx->needs_boot = true;
 		(void)session_power_off(ctx->s, &ignored);
@@ -206,8 +210,10 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 	results_cycle_free(cyc);
 	if (rc < 0 && ctx->wrong_kernel)
 		return -1;   /* a wrong kernel stays wrong: no retry judges it */
-	if (rc < 0 && ctx->totals->infra >= 3)
-		return -1;   /* three infrastructure failures: the board is not usable */
+	if (rc >= 0)
+		ctx->infra_in_a_row = 0;
+	if (ctx->infra_in_a_row >= INFRA_IN_A_ROW_MAX)
+		return -1;   /* the board came back from none of them: it is not usable */
 	if (rc < 0 && power_check(ctx->s->power, err) < 0)
 		return -1;   /* its power controller is gone: nothing can switch the board any more */
 	return rc == 1 && ctx->plan->on_hang == ON_HANG_STOP ? 1 : 0;

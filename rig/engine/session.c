@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "console/agent.h"
+#include "engine/command_patience.h"
 #include "util/clock.h"
 
 #define CONNECT_TIMEOUT_MS 15000
@@ -253,11 +254,18 @@ int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
 int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
 		 struct rig_err *err)
 {
+	struct command_patience patience;
+	int rc;
+
 	if (attached(s, err) < 0) {
 		agent_reply_init(reply, 0);
 		return -1;
 	}
-	return agent_run(s->console, cmd, (int)timeout_s * 1000, on_line, s, reply, err);
+	command_patience_begin(&patience, s->power);
+	rc = agent_run(s->console, cmd, (int)timeout_s * 1000, &patience.agent, on_line, s, reply,
+		       err);
+	s->command_timed_out |= rc == 1;
+	return rc;
 }
 
 #define EXEC_ATTEMPTS 3
@@ -265,10 +273,16 @@ int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct 
 int session_exec_verified(struct session *s, const char *cmd, unsigned timeout_s,
 			  struct agent_reply *reply, struct rig_err *err)
 {
+	struct command_patience patience;
+	int rc;
+
 	if (attached(s, err) < 0)
 		return -1;
-	return agent_run_verified(s->console, cmd, (int)timeout_s * 1000, EXEC_ATTEMPTS, on_line, s,
-				  reply, err);
+	command_patience_begin(&patience, s->power);
+	rc = agent_run_verified(s->console, cmd, (int)timeout_s * 1000, EXEC_ATTEMPTS,
+				&patience.agent, on_line, s, reply, err);
+	s->command_timed_out |= rc < 0 && patience.agent.waited_ms >= (long long)timeout_s * 1000;
+	return rc;
 }
 
 int session_query(struct session *s, const char *cmd, unsigned timeout_s, char *buf, size_t size,

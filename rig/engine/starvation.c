@@ -25,6 +25,8 @@ void starvation_cycle_begin(struct engine_ctx *ctx)
 {
 	sample(ctx, &ctx->host_from);
 	ctx->host_hang = (struct host_cpu_sample){ 0 };
+	if (ctx->s)
+		ctx->s->command_timed_out = false;
 }
 
 void starvation_hang_declared(struct engine_ctx *ctx)
@@ -67,12 +69,26 @@ static int reclassify(struct engine_ctx *ctx, struct results_cycle *cyc,
 	return 0;
 }
 
+static int store_window(struct results_cycle *cyc, const struct starve_window *w, bool hung,
+			bool reclassified, char *why, struct rig_err *err)
+{
+	struct results_host_cpu h = {
+		.recorded = true, .applicable = w->applicable, .window_end = hung ? "hang" : "end",
+		.window_s = w->applicable && w->wall_s > 0 ? w->wall_s : NAN,
+		.qemu_run_s = known(w->qemu_known, w->qemu_run_s),
+		.qemu_wait_s = known(w->qemu_known, w->qemu_wait_s),
+		.psi_some_s = known(w->psi_known, w->psi_some_s),
+		.starved = starve_is_starved(w), .reclassified = reclassified, .detail = why,
+	};
+
+	return results_cycle_set_host_cpu(cyc, &h, err);
+}
+
 int starvation_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
 		     const struct host_cpu_sample *to, bool hung,
 		     enum results_cycle_status *status, struct rig_err *err)
 {
 	struct starve_window w;
-	struct results_host_cpu h;
 	char why[2048];
 	int verdict = 0;
 
@@ -89,17 +105,44 @@ int starvation_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
 	}
 	if (!verdict)
 		starve_describe(&w, why, sizeof(why));
-	h = (struct results_host_cpu){
-		.recorded = true, .applicable = w.applicable, .window_end = hung ? "hang" : "end",
-		.window_s = w.applicable && w.wall_s > 0 ? w.wall_s : NAN,
-		.qemu_run_s = known(w.qemu_known, w.qemu_run_s),
-		.qemu_wait_s = known(w.qemu_known, w.qemu_wait_s),
-		.psi_some_s = known(w.psi_known, w.psi_some_s),
-		.starved = starve_is_starved(&w), .reclassified = verdict == 1, .detail = why,
-	};
-	if (results_cycle_set_host_cpu(cyc, &h, err) < 0)
+	if (store_window(cyc, &w, hung, verdict == 1, why, err) < 0)
 		return -1;
 	return verdict == 1 ? reclassify(ctx, cyc, status, why, err) : 0;
+}
+
+int starvation_infra_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
+			   const struct host_cpu_sample *to, const char *error, bool timed_out,
+			   struct rig_err *err)
+{
+	struct starve_window w;
+	char why[2048];
+	int verdict = 0;
+
+	starve_window_of(&ctx->host_from, to, &w);
+	if (w.applicable)
+		verdict = starve_judge_infra(&w, error, timed_out, why, sizeof(why));
+	if (!verdict)
+		starve_describe(&w, why, sizeof(why));
+	if (store_window(cyc, &w, false, verdict == 1, why, err) < 0)
+		return -1;
+	if (verdict != 1)
+		return 0;
+	ctx->totals->starved++;
+	session_say(ctx->s, "  infrastructure, explained: %s", why);
+	return results_cycle_add_verdict(cyc, "host-cpu", NULL, RESULTS_VERDICT_ERROR, NULL, why,
+					 err);
+}
+
+int starvation_infra_end(struct engine_ctx *ctx, struct results_cycle *cyc, const char *error,
+			 struct rig_err *err)
+{
+	struct host_cpu_sample to;
+
+	if (!ctx->host_from.taken)
+		return 0;
+	sample(ctx, &to);
+	return starvation_infra_apply(ctx, cyc, &to, error, ctx->s && ctx->s->command_timed_out,
+				      err);
 }
 
 int starvation_cycle_end(struct engine_ctx *ctx, struct results_cycle *cyc,

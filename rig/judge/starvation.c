@@ -188,3 +188,20 @@ int starve_judge(const struct starve_window *w, const struct starve_cycle *c, ch
 			 guest);
 	return 1;
 }
+
+bool starve_more_time(const struct starve_window *w, long long elapsed_ms, long long timeout_ms)
+{
+	return elapsed_ms < STARVE_PATIENCE_FACTOR * timeout_ms && starve_is_starved(w);
+}
+
+int starve_judge_infra(const struct starve_window *w, const char *error, bool timed_out,
+		       char *detail, size_t size)
+{
+	char figures[256];
+
+	if (!timed_out || !starve_is_starved(w))
+		return 0;
+	starve_describe(w, figures, sizeof(figures));
+	snprintf(detail, size, "host CPU starvation, not a kernel verdict: %s; %s", error, figures);
+	return 1;
+}

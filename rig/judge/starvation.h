@@ -85,4 +85,21 @@ bool starve_timing_failure(const struct results_verdict *v, const struct results
 int starve_judge(const struct starve_window *w, const struct starve_cycle *c, char *detail,
 		 size_t size);
 
+/* A board command past its timeout on a starved host is given more time, up to this many times
+ * its timeout: the saturated soak's `rig-dut start-workloads` after a power cut went unanswered
+ * for its 60 s while QEMU waited 40 % of the time on the host's run queues (2026-12-05). */
+#define STARVE_PATIENCE_FACTOR 4
+
+/* Past its timeout, does a board command get more time? While the window since the command
+ * began is starved and it has run less than STARVE_PATIENCE_FACTOR x its timeout. */
+bool starve_more_time(const struct starve_window *w, long long elapsed_ms, long long timeout_ms);
+
+/* An infrastructure error that ended a cycle (error: its message) when a board command had timed
+ * out in it (timed_out): 1 when the window was starved, detail then saying so with the figures
+ * ("host CPU starvation, not a kernel verdict: board command ... no reply in 240 s ...; QEMU's
+ * threads waited ..."); 0 otherwise: an error starvation does not explain (a refused command, a
+ * console gone) or a host that was not starving the board. */
+int starve_judge_infra(const struct starve_window *w, const char *error, bool timed_out,
+		       char *detail, size_t size);
+
 #endif

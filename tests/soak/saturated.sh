@@ -19,8 +19,9 @@ stop_loops() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; pids=(); 
 trap stop_loops EXIT
 for _ in $(seq "$loops"); do sh -c 'while :; do :; done' & pids+=($!); done
 echo "saturated.sh: $loops busy loops at nice $(nice) (pids ${pids[*]})"
-out/bin/rig run --board qemu --plan nightly --db "$db" "$@"
-rc=$?
+log=out/soak-saturated.log
+out/bin/rig run --board qemu --plan nightly --db "$db" "$@" | tee "$log"
+rc=${PIPESTATUS[0]}
 stop_loops
 run=$(sqlite3 "$db" "SELECT max(id) FROM runs")
 echo "saturated.sh: run $run, rig exit $rc"
@@ -36,10 +37,17 @@ bad=$(sqlite3 "$db" "SELECT count(*) FROM cycles WHERE run_id=$run AND status IN
 [ "$bad" -eq 0 ] || { echo "saturated.sh: $bad cycle(s) hung or failed on a saturated host"; exit 1; }
 other=$(sqlite3 "$db" "SELECT count(*) FROM cycles c LEFT JOIN cycle_host_cpu h ON h.cycle_id = c.id
     WHERE c.run_id=$run AND c.status = 'infra' AND coalesce(h.reclassified, 0) = 0")
-if [ "$other" -gt 0 ] || [ "$rc" -eq 3 ]; then
-    # infra, not a kernel verdict, but not the starvation verdict either (e.g. a board command
-    # timing out): the run said why above
+if [ "$other" -gt 0 ]; then
+    # infra, not a kernel verdict, but not the starvation verdict either (e.g. a refused board
+    # command): the run said why above
     echo "saturated.sh: $other infra cycle(s) without the starvation verdict (rig exit $rc)"
+    exit 3
+fi
+# rig exits 3 for explained infra cycles too; a run that ended early (three infrastructure errors
+# in a row) says so in its last line
+read -r done total < <(sed -n 's/^cycles: \([0-9]*\) of \([0-9]*\) run.*/\1 \2/p' "$log" | tail -n 1)
+if [ -z "${done:-}" ] || [ "$done" -ne "$total" ]; then
+    echo "saturated.sh: the run ended after ${done:-?} of ${total:-?} cycles (rig exit $rc)"
     exit 3
 fi
 echo "saturated.sh: every cycle passed or was starvation infra"

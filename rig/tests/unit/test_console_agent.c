@@ -302,7 +302,7 @@ static void run_ok(struct console *c, const char *cmd, struct agent_reply *r)
 {
 	struct rig_err err = { 0 };
 
-	if (agent_run_verified(c, cmd, 10000, 3, NULL, NULL, r, &err) != 0)
+	if (agent_run_verified(c, cmd, 10000, 3, NULL, NULL, NULL, r, &err) != 0)
 		fail_msg("%s", err.msg);
 }
 
@@ -454,7 +454,7 @@ static void test_live_command(void **state)
 	assert_string_equal(r.lines[1], "oops");
 	assert_string_equal(r.lines[2], "a?b?c");   /* control bytes are sent as '?' */
 	agent_reply_free(&r);
-	assert_int_equal(agent_run_verified(l->console, "true", 10000, 3, NULL, NULL, &r, &err), 0);
+	assert_int_equal(agent_run_verified(l->console, "true", 10000, 3, NULL, NULL, NULL, &r, &err), 0);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.n_lines, 0);
 	agent_reply_free(&r);
@@ -574,16 +574,71 @@ static void test_live_timeout_and_every_line_seen(void **state)
 
 	/* Written straight to the tty like the kernel's console, while the command runs. */
 	assert_true(fd >= 0);
-	assert_int_equal(agent_run(l->console, "sleep 5", 300, seen_line, &acks, &r, &err), 1);
+	assert_int_equal(agent_run(l->console, "sleep 5", 300, NULL, seen_line, &acks, &r, &err), 1);
 	agent_reply_free(&r);
 	assert_int_equal(write(fd, record, strlen(record)), (ssize_t)strlen(record));
 	close(fd);
-	assert_int_equal(agent_run(l->console, "true", 1000, seen_line, &acks, &r, &err), 1);
+	assert_int_equal(agent_run(l->console, "true", 1000, NULL, seen_line, &acks, &r, &err), 1);
 	assert_int_equal(r.status, AGENT_TIMEOUT);
 	agent_reply_free(&r);
-	assert_int_equal(agent_run_verified(l->console, "true", 1000, 1, NULL, NULL, &r, &err), -1);
+	assert_int_equal(agent_run_verified(l->console, "true", 1000, 1, NULL, NULL, NULL, &r, &err), -1);
 	assert_non_null(strstr(err.msg, "no reply in 1 s"));
 	assert_int_equal(acks, 1);
+}
+
+/* A board the host starves is given more time past a command's timeout, as long as the
+ * patience hook says so; without it the same command times out (the negative control). */
+struct patience_log {
+	long long until_ms;   /* more time while the command has run less than this */
+	unsigned asked;
+};
+
+static bool more_time_until(void *ctx, long long started_ms, long long now_ms,
+			    long long timeout_ms)
+{
+	struct patience_log *log = ctx;
+
+	assert_true(now_ms - started_ms >= timeout_ms);
+	log->asked++;
+	return now_ms - started_ms < log->until_ms;
+}
+
+static void test_live_patience_extends_a_timeout(void **state)
+{
+	struct live *l = live_or_skip(state);
+	struct agent_reply r;
+	struct rig_err err = { 0 };
+	struct patience_log log = { .until_ms = 5000 };
+	struct agent_patience patience = { .more_time = more_time_until, .ctx = &log };
+
+	assert_int_equal(agent_run_verified(l->console, "sleep 1; echo late", 300, 1, &patience, NULL,
+					    NULL, &r, &err), 0);
+	assert_string_equal(r.lines[0], "late");
+	assert_true(patience.waited_ms >= 900);
+	assert_true(log.asked > 0);
+	agent_reply_free(&r);
+
+	log = (struct patience_log){ .until_ms = 0 };
+	assert_int_equal(agent_run_verified(l->console, "sleep 2; echo late", 300, 1, &patience, NULL,
+					    NULL, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "no reply in 0.3 s"));
+	assert_true(patience.waited_ms < 1000);
+	assert_int_equal(log.asked, 1);
+}
+
+/* Given up after an extension, the message says how long it waited and that it extended. */
+static void test_live_patience_is_bounded(void **state)
+{
+	struct live *l = live_or_skip(state);
+	struct agent_reply r;
+	struct rig_err err = { 0 };
+	struct patience_log log = { .until_ms = 1500 };
+	struct agent_patience patience = { .more_time = more_time_until, .ctx = &log };
+
+	assert_int_equal(agent_run_verified(l->console, "sleep 5", 300, 1, &patience, NULL, NULL, &r,
+					    &err), -1);
+	assert_true(patience.waited_ms >= 1500 && patience.waited_ms < 2500);
+	assert_non_null(strstr(err.msg, "s (its timeout 0.3 s, extended)"));
 }
 
 int main(void)
@@ -610,6 +665,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_interactive_and_refused, live_setup_cksum,
 						live_teardown),
 		cmocka_unit_test_setup_teardown(test_live_timeout_and_every_line_seen, live_setup_cksum,
+						live_teardown),
+		cmocka_unit_test_setup_teardown(test_live_patience_extends_a_timeout,
+						live_setup_cksum, live_teardown),
+		cmocka_unit_test_setup_teardown(test_live_patience_is_bounded, live_setup_cksum,
 						live_teardown),
 	};
 

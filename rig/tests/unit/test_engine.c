@@ -91,6 +91,8 @@ struct fake_dut {
 	unsigned stop_suspend;          /* suspend request on which *stop is set (never answered) */
 	const char *stop_on_command;    /* *stop is set when this command arrives (then answered) */
 	const char *die_on_command;     /* the console dies when this command first arrives */
+	const char *die_pattern;        /* or, when set, on its Nth arrival if pattern[N-1] is 'x' */
+	unsigned die_seen;
 	const char *build_id;           /* what rig-dut info reports from /sys/kernel/notes */
 	bool died;
 	volatile sig_atomic_t *stop;
@@ -107,6 +109,19 @@ struct fake_dut {
 	char pending[8192];
 	size_t pending_len;
 };
+
+static bool fake_dies_now(struct fake_dut *f)
+{
+	unsigned n = f->die_seen++;
+
+	if (!f->die_pattern) {
+		bool first = !f->died;
+
+		f->died = true;
+		return first;
+	}
+	return n < strlen(f->die_pattern) && f->die_pattern[n] == 'x';
+}
 
 static int fake_write(struct fake_dut *f, const char *text)
 {
@@ -288,10 +303,8 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		return fake_scripted(f, seq, cmd);
 	if (f->stop_on_command && f->stop && strcmp(cmd, f->stop_on_command) == 0)
 		*f->stop = 1;
-	if (f->die_on_command && !f->died && strcmp(cmd, f->die_on_command) == 0) {
-		f->died = true;
+	if (f->die_on_command && strcmp(cmd, f->die_on_command) == 0 && fake_dies_now(f))
 		return -1;   /* hang up without a reply */
-	}
 	if (strcmp(cmd, "rig-dut info") == 0) {
 		snprintf(out, sizeof(out),
 			 "kernel=7.3.4-rig freeze_filesystems=%d sync_on_suspend=1 states=freeze,mem,disk "
@@ -1060,6 +1073,37 @@ static void test_console_lost_is_infra_then_reboot(void **state)
 	assert_string_equal(run_status(r, buf, sizeof(buf)), "infra");
 }
 
+/* A board that comes back from each infrastructure error is usable: two failing cycles, a good
+ * one, two failing again, a good one: all six run. Three in a row end the run (the control). */
+static void test_infra_ends_the_run_only_three_in_a_row(void **state)
+{
+	struct run *r = *state;
+	char buf[64];
+
+	r->fake.die_on_command = "rig-dut alive";
+	r->fake.die_pattern = "xx.xx.";
+	r->opts.cycles = 6;
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_int_equal(r->totals.infra, 4);
+	assert_int_equal(r->totals.cycles_done, 6);
+	assert_string_equal(cycle_status(r, 2, buf, sizeof(buf)), "pass");
+	assert_string_equal(cycle_status(r, 5, buf, sizeof(buf)), "pass");
+}
+
+static void test_three_infra_in_a_row_end_the_run(void **state)
+{
+	struct run *r = *state;
+
+	r->fake.die_on_command = "rig-dut alive";
+	r->fake.die_pattern = "x.xxxxxx";
+	r->opts.cycles = 8;
+	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
+	assert_int_equal(r->totals.infra, 4);
+	assert_int_equal(r->totals.cycles_done, 5);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles WHERE run_id = %lld",
+				 (long long)r->totals.run_id), 5);
+}
+
 /* ---- one run's evidence, judged both ways ---------------------------------------------- */
 
 /* A board with two filesystems whose kernel froze only one (the skip-xfs-freeze fault kernel's
@@ -1301,6 +1345,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stop_between_cycles_ends_run_aborted,
 						setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_infra_ends_the_run_only_three_in_a_row,
+						setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_three_infra_in_a_row_end_the_run, setup_suspend,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_console_lost_is_infra_then_reboot, setup_suspend,
 						teardown),
 	};

@@ -313,6 +313,57 @@ static void test_starved_hang_becomes_infra(void **state)
 	results_cycle_free(cf.cyc);
 }
 
+/* A board command that timed out on a starved host: the cycle stays infra (the run counted it),
+ * with the host-cpu verdict's evidence; the same error without the timeout, or on a calm host,
+ * gets the figures only (the negative controls). */
+static void infra_after(struct cycle_fixture *cf, double wait_s, bool timed_out)
+{
+	struct host_cpu_sample to = end_sample(wait_s);
+	struct rig_err err;
+
+	cycle_setup(cf, true);
+	cf->totals.infra = 1;
+	assert_int_equal(starvation_infra_apply(&cf->ctx, cf->cyc, &to, "board command 'rig-dut "
+						"start-workloads journal': no reply in 240 s",
+						timed_out, &err), 0);
+}
+
+static void test_starved_command_timeout_is_explained_infra(void **state)
+{
+	struct cycle_fixture cf;
+
+	(void)state;
+	infra_after(&cf, 41.2, true);
+	assert_int_equal(cf.totals.infra, 1);
+	assert_int_equal(cf.totals.starved, 1);
+	assert_true(cf.cyc->host_cpu.starved && cf.cyc->host_cpu.reclassified);
+	assert_int_equal(cf.cyc->n_verdicts, 1);
+	assert_string_equal(cf.cyc->verdicts[0].name, "host-cpu");
+	assert_int_equal(cf.cyc->verdicts[0].result, RESULTS_VERDICT_ERROR);
+	assert_string_equal(cf.cyc->verdicts[0].detail,
+			    "host CPU starvation, not a kernel verdict: board command 'rig-dut "
+			    "start-workloads journal': no reply in 240 s; QEMU's threads waited 41.2 s "
+			    "of 63.0 s on the host run queue (65 %); host CPU pressure 80 %");
+	results_cycle_free(cf.cyc);
+}
+
+static void test_unexplained_infra_keeps_figures_only(void **state)
+{
+	struct cycle_fixture cf;
+
+	(void)state;
+	infra_after(&cf, 41.2, false);              /* starved, but no command timed out */
+	assert_true(cf.cyc->host_cpu.starved && !cf.cyc->host_cpu.reclassified);
+	assert_int_equal(cf.cyc->n_verdicts, 0);
+	assert_int_equal(cf.totals.starved, 0);
+	results_cycle_free(cf.cyc);
+	infra_after(&cf, 1.5, true);                /* timed out on a calm host */
+	assert_true(!cf.cyc->host_cpu.starved && !cf.cyc->host_cpu.reclassified);
+	assert_int_equal(cf.cyc->n_verdicts, 0);
+	assert_int_equal(cf.totals.starved, 0);
+	results_cycle_free(cf.cyc);
+}
+
 static void test_real_board_recorded_not_applicable(void **state)
 {
 	struct cycle_fixture cf;
@@ -399,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_not_starved_soft_lockup_stays_fail),
 		cmocka_unit_test(test_starved_data_loss_stays_fail),
 		cmocka_unit_test(test_starved_hang_becomes_infra),
+		cmocka_unit_test(test_starved_command_timeout_is_explained_infra),
+		cmocka_unit_test(test_unexplained_infra_keeps_figures_only),
 		cmocka_unit_test(test_real_board_recorded_not_applicable),
 		cmocka_unit_test_setup_teardown(test_figures_stored_and_shown, setup, teardown),
 	};

@@ -150,6 +150,52 @@ static void test_window_thresholds(void **state)
 	assert_false(starve_is_starved(&w));
 }
 
+/* A board command past its timeout gets more time only while the host starves QEMU, and never
+ * past four times its timeout. */
+static void test_more_time_only_when_starved_and_bounded(void **state)
+{
+	struct host_cpu_sample from = qemu_at(0, 7, 0, 0, 0), to;
+	struct starve_window w;
+
+	(void)state;
+	to = qemu_at(70, 7, 40, 28, 50);      /* 40 % of 70 s waited */
+	starve_window_of(&from, &to, &w);
+	assert_true(starve_more_time(&w, 70000, 60000));
+	assert_true(starve_more_time(&w, 239999, 60000));
+	assert_false(starve_more_time(&w, 240000, 60000));
+	to = qemu_at(70, 7, 68, 1.5, 2);      /* the idle host: the timeout is final */
+	starve_window_of(&from, &to, &w);
+	assert_false(starve_more_time(&w, 70000, 60000));
+	to = (struct host_cpu_sample){ .taken = true, .at = 70 };   /* a real board */
+	from = (struct host_cpu_sample){ .taken = true, .at = 0 };
+	starve_window_of(&from, &to, &w);
+	assert_false(starve_more_time(&w, 70000, 60000));
+}
+
+/* An infrastructure error is the host's doing only when a command timed out in a starved window;
+ * a refused command or a calm host keeps it unexplained. */
+static void test_infra_explained_only_by_a_starved_timeout(void **state)
+{
+	struct host_cpu_sample from = qemu_at(0, 7, 0, 0, 0), to = qemu_at(300, 7, 180, 120, 200);
+	struct starve_window w;
+	char detail[512] = "";
+	const char *error = "board command 'rig-dut start-workloads journal': no reply in 240 s "
+			    "(its timeout 60 s, extended)";
+
+	(void)state;
+	starve_window_of(&from, &to, &w);
+	assert_int_equal(starve_judge_infra(&w, error, true, detail, sizeof(detail)), 1);
+	assert_string_equal(detail, "host CPU starvation, not a kernel verdict: board command "
+			    "'rig-dut start-workloads journal': no reply in 240 s (its timeout 60 s, "
+			    "extended); QEMU's threads waited 120.0 s of 300.0 s on the host run queue "
+			    "(40 %); host CPU pressure 67 %");
+	assert_int_equal(starve_judge_infra(&w, "board command 'x' refused", false, detail,
+					    sizeof(detail)), 0);
+	to = qemu_at(300, 7, 290, 6, 10);
+	starve_window_of(&from, &to, &w);
+	assert_int_equal(starve_judge_infra(&w, error, true, detail, sizeof(detail)), 0);
+}
+
 static void test_window_qemu_restarted_counts_the_new_one(void **state)
 {
 	/* a power cut in the cycle: QEMU 7 killed, QEMU 9 booted; all of 9's time is inside */
@@ -405,6 +451,8 @@ int main(void)
 		cmocka_unit_test(test_psi_refuses_truncated_and_missing),
 		cmocka_unit_test(test_window_of_the_same_qemu),
 		cmocka_unit_test(test_window_thresholds),
+		cmocka_unit_test(test_more_time_only_when_starved_and_bounded),
+		cmocka_unit_test(test_infra_explained_only_by_a_starved_timeout),
 		cmocka_unit_test(test_window_qemu_restarted_counts_the_new_one),
 		cmocka_unit_test(test_window_unknown_qemu_falls_back_to_psi),
 		cmocka_unit_test(test_window_real_hardware_not_applicable),
