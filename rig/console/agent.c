@@ -110,8 +110,11 @@ static bool out_of_time(struct agent_patience *patience, long long started, long
 {
 	if (now - started < timeout_ms)
 		return false;
-	return !patience || !patience->more_time ||
-	       !patience->more_time(patience->ctx, started, now, timeout_ms);
+	if (!patience || !patience->more_time ||
+	    !patience->more_time(patience->ctx, started, now, timeout_ms))
+		return true;
+	patience->extended = true;
+	return false;
 }
 
 int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_patience *patience,
@@ -120,8 +123,12 @@ int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_p
 	long long started = monotonic_ms();
 	int rc;
 
-	if (patience)
+	if (patience) {
 		patience->waited_ms = 0;
+		patience->extended = patience->timed_out = false;
+		if (patience->begin)
+			patience->begin(patience->ctx);
+	}
 	if (agent_send(c, cmd, reply, err) < 0)
 		return -1;
 	for (;;) {
@@ -131,6 +138,8 @@ int agent_run(struct console *c, const char *cmd, int timeout_ms, struct agent_p
 			patience->waited_ms = now - started;
 		if (out_of_time(patience, started, now, timeout_ms)) {
 			reply->status = AGENT_TIMEOUT;
+			if (patience)
+				patience->timed_out = true;
 			return 1;
 		}
 		/* past the timeout, a patient wait goes on in slices */
@@ -156,7 +165,7 @@ int agent_run_verified(struct console *c, const char *cmd, int timeout_ms, unsig
 		agent_reply_free(reply);
 		if (rc < 0)
 			return -1;
-		if (rc == 1 && patience && patience->waited_ms >= timeout_ms + 1000)
+		if (rc == 1 && patience && patience->extended)
 			return rig_err_set(err, RIG_EXIT_INFRA, "board command '%s': no reply in %.0f s "
 					   "(its timeout %g s, extended)", cmd,
 					   patience->waited_ms / 1000.0, timeout_ms / 1000.0);

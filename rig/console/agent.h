@@ -33,14 +33,19 @@ int agent_send(struct console *c, const char *cmd, struct agent_reply *reply,
 int agent_pump(struct console *c, int timeout_ms, struct agent_reply *reply, agent_line_fn on_line,
 	       void *ctx, struct rig_err *err);
 
-/* Past a command's timeout: may the board have more time? Asked about every 100 ms once the
- * timeout has passed, with the command's start and now (monotonic ms); true = keep waiting.
- * The engine's session gives a board the host starves of CPU more time (engine/session.c);
- * NULL = the timeout is final. */
+/* Past a command's timeout: may the board have more time? begin (may be NULL) is called as each
+ * attempt's request goes out; more_time about every 100 ms once the timeout has passed, with
+ * the attempt's start and now (monotonic ms): true = keep waiting. The engine's session gives a
+ * board the host starves of CPU more time (engine/command_patience.h); no patience = the timeout
+ * is final. */
 struct agent_patience {
+	void (*begin)(void *ctx);
 	bool (*more_time)(void *ctx, long long started_ms, long long now_ms, long long timeout_ms);
 	void *ctx;
-	long long waited_ms;   /* out: how long the last command was waited for */
+	/* out, of the last attempt: */
+	long long waited_ms;   /* how long it was waited for */
+	bool extended;         /* it was given time past its timeout */
+	bool timed_out;        /* no reply came (agent_run returned 1) */
 };
 
 /* agent_send, then agent_pump until the reply finishes or timeout_ms passes (and patience, if

@@ -5,20 +5,30 @@
 #ifndef RIG_ENGINE_COMMAND_PATIENCE_H
 #define RIG_ENGINE_COMMAND_PATIENCE_H
 
+#include <signal.h>
+
 #include "console/agent.h"
 #include "engine/host_cpu.h"
+#include "judge/starvation.h"
 #include "power/power.h"
 
 struct command_patience {
 	struct agent_patience agent;   /* what agent_run asks */
 	struct power *power;
-	struct host_cpu_sample from;   /* when the command was sent */
+	const volatile sig_atomic_t *stop;   /* set: no more time (Ctrl-C ends the wait) */
+	struct host_cpu_sample from;   /* when the attempt was sent */
+	struct host_cpu_sample to;     /* the last sample past its timeout */
 	long long decided_at_ms;       /* the last fresh decision (one /proc sample a second) */
 	bool more;
-	bool extended;                 /* out: the command was given time past its timeout */
 };
 
-/* A command is about to be sent to the board power runs. */
-void command_patience_begin(struct command_patience *p, struct power *power);
+/* Commands to the board power runs; stop (may be NULL) is rig run's signal flag. */
+void command_patience_init(struct command_patience *p, struct power *power,
+			   const volatile sig_atomic_t *stop);
+
+/* The window of the last attempt, sent to its last sample (the host's view of an attempt that
+ * timed out: judge/starvation.h's starve_judge_infra judges it). False when there is none (a
+ * board not on this host, a reply in time). */
+bool command_patience_window(const struct command_patience *p, struct starve_window *w);
 
 #endif

@@ -212,8 +212,11 @@ static int run_cycle(struct engine_ctx *ctx, const struct step *step, int idx, s
 		return -1;   /* a wrong kernel stays wrong: no retry judges it */
 	if (rc >= 0)
 		ctx->infra_in_a_row = 0;
-	if (ctx->infra_in_a_row >= INFRA_IN_A_ROW_MAX)
-		return -1;   /* the board came back from none of them: it is not usable */
+	if (ctx->infra_in_a_row >= INFRA_IN_A_ROW_MAX) {
+		session_say(ctx->s, "%u infrastructure errors in a row: the board is not usable, the "
+			    "run ends", ctx->infra_in_a_row);
+		return -1;
+	}
 	if (rc < 0 && power_check(ctx->s->power, err) < 0)
 		return -1;   /* its power controller is gone: nothing can switch the board any more */
 	return rc == 1 && ctx->plan->on_hang == ON_HANG_STOP ? 1 : 0;

@@ -251,6 +251,14 @@ int session_send(struct session *s, const char *cmd, struct agent_reply *reply,
 	return agent_send(s->console, cmd, reply, err);
 }
 
+/* Whether the command just run timed out, and the host's view of it when it did. */
+static void note_timeout(struct session *s, const struct command_patience *patience)
+{
+	s->command_timed_out = patience->agent.timed_out;
+	s->command_window_known = s->command_timed_out &&
+				  command_patience_window(patience, &s->command_window);
+}
+
 int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct agent_reply *reply,
 		 struct rig_err *err)
 {
@@ -261,10 +269,10 @@ int session_exec(struct session *s, const char *cmd, unsigned timeout_s, struct 
 		agent_reply_init(reply, 0);
 		return -1;
 	}
-	command_patience_begin(&patience, s->power);
+	command_patience_init(&patience, s->power, s->stop);
 	rc = agent_run(s->console, cmd, (int)timeout_s * 1000, &patience.agent, on_line, s, reply,
 		       err);
-	s->command_timed_out |= rc == 1;
+	note_timeout(s, &patience);
 	return rc;
 }
 
@@ -278,10 +286,10 @@ int session_exec_verified(struct session *s, const char *cmd, unsigned timeout_s
 
 	if (attached(s, err) < 0)
 		return -1;
-	command_patience_begin(&patience, s->power);
+	command_patience_init(&patience, s->power, s->stop);
 	rc = agent_run_verified(s->console, cmd, (int)timeout_s * 1000, EXEC_ATTEMPTS,
 				&patience.agent, on_line, s, reply, err);
-	s->command_timed_out |= rc < 0 && patience.agent.waited_ms >= (long long)timeout_s * 1000;
+	note_timeout(s, &patience);
 	return rc;
 }
 

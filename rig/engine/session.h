@@ -15,6 +15,7 @@
 #include "deploy/deploy.h"
 #include "judge/acks.h"
 #include "judge/judge.h"
+#include "judge/starvation.h"
 #include "power/power.h"
 #include "util/err.h"
 
@@ -37,10 +38,12 @@ struct session {
 	/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT (rig run's handler); the boot wait checks it every
 	 * slice, so a signal ends it within ~0.1 s instead of at the boot timeout. NULL = never. */
 	const volatile sig_atomic_t *stop;
-	/* A board command got no reply in time (even with the time a starved host earns it,
-	 * engine/command_patience.h) since the engine last cleared this: the cycle's infrastructure
-	 * error may be the host's doing (engine/starvation.h). */
-	bool command_timed_out;
+	/* The last board command got no reply in time, even with the time a starved host earns
+	 * it (engine/command_patience.h): the cycle's infrastructure error may be the host's doing
+	 * (engine/starvation.h judges command_window, the host's view of that command, when
+	 * command_window_known: a board on this host). */
+	bool command_timed_out, command_window_known;
+	struct starve_window command_window;
 };
 
 int session_open(struct board *board, const char *run_dir, FILE *progress, struct session **out,

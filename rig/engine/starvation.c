@@ -26,7 +26,7 @@ void starvation_cycle_begin(struct engine_ctx *ctx)
 	sample(ctx, &ctx->host_from);
 	ctx->host_hang = (struct host_cpu_sample){ 0 };
 	if (ctx->s)
-		ctx->s->command_timed_out = false;
+		ctx->s->command_timed_out = ctx->s->command_window_known = false;
 }
 
 void starvation_hang_declared(struct engine_ctx *ctx)
@@ -111,16 +111,16 @@ int starvation_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
 }
 
 int starvation_infra_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
-			   const struct host_cpu_sample *to, const char *error, bool timed_out,
-			   struct rig_err *err)
+			   const struct host_cpu_sample *to, const char *error,
+			   const struct starve_window *timed_out, struct rig_err *err)
 {
 	struct starve_window w;
 	char why[2048];
 	int verdict = 0;
 
 	starve_window_of(&ctx->host_from, to, &w);
-	if (w.applicable)
-		verdict = starve_judge_infra(&w, error, timed_out, why, sizeof(why));
+	if (w.applicable && timed_out && timed_out->applicable)
+		verdict = starve_judge_infra(timed_out, error, true, why, sizeof(why));
 	if (!verdict)
 		starve_describe(&w, why, sizeof(why));
 	if (store_window(cyc, &w, false, verdict == 1, why, err) < 0)
@@ -141,7 +141,9 @@ int starvation_infra_end(struct engine_ctx *ctx, struct results_cycle *cyc, cons
 	if (!ctx->host_from.taken)
 		return 0;
 	sample(ctx, &to);
-	return starvation_infra_apply(ctx, cyc, &to, error, ctx->s && ctx->s->command_timed_out,
+	return starvation_infra_apply(ctx, cyc, &to, error,
+				      ctx->s && ctx->s->command_timed_out &&
+				      ctx->s->command_window_known ? &ctx->s->command_window : NULL,
 				      err);
 }
 

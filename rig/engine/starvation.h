@@ -23,15 +23,16 @@ int starvation_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
 		     const struct host_cpu_sample *to, bool hung,
 		     enum results_cycle_status *status, struct rig_err *err);
 
-/* The cycle ended on an infrastructure error (error: its message): the window's figures go into
- * cyc and, when a board command had timed out in it (the session's command_timed_out) on a
- * starved host, a host-cpu error verdict says the host explains it (the totals' starved count;
- * the cycle stays infra). */
+/* The cycle ended on an infrastructure error (error: its message): the cycle window's figures go
+ * into cyc and, when the last board command timed out (the session's command_timed_out) in a
+ * window of its own that was starved (command_window), a host-cpu error verdict says the host
+ * explains it (the totals' starved count; the cycle stays infra). */
 int starvation_infra_end(struct engine_ctx *ctx, struct results_cycle *cyc, const char *error,
 			 struct rig_err *err);
-/* Its work with the end sample and the timeout given, for a test. */
+/* Its work with the cycle's end sample and the timed-out command's window (NULL: none) given,
+ * for a test. */
 int starvation_infra_apply(struct engine_ctx *ctx, struct results_cycle *cyc,
-			   const struct host_cpu_sample *to, const char *error, bool timed_out,
-			   struct rig_err *err);
+			   const struct host_cpu_sample *to, const char *error,
+			   const struct starve_window *timed_out, struct rig_err *err);
 
 #endif

@@ -94,11 +94,12 @@ int starve_judge(const struct starve_window *w, const struct starve_cycle *c, ch
  * began is starved and it has run less than STARVE_PATIENCE_FACTOR x its timeout. */
 bool starve_more_time(const struct starve_window *w, long long elapsed_ms, long long timeout_ms);
 
-/* An infrastructure error that ended a cycle (error: its message) when a board command had timed
- * out in it (timed_out): 1 when the window was starved, detail then saying so with the figures
- * ("host CPU starvation, not a kernel verdict: board command ... no reply in 240 s ...; QEMU's
- * threads waited ..."); 0 otherwise: an error starvation does not explain (a refused command, a
- * console gone) or a host that was not starving the board. */
+/* An infrastructure error that ended a cycle (error: its message); timed_out: the last board
+ * command got no reply, w the host's view of that command (sent to its last sample). 1 when it
+ * timed out and w was starved, detail then saying so with the figures ("host CPU starvation,
+ * not a kernel verdict: board command ... no reply in 240 s ...; QEMU's threads waited ...");
+ * 0 otherwise: an error starvation does not explain (a refused command, a console gone) or a
+ * host that was not starving the board. */
 int starve_judge_infra(const struct starve_window *w, const char *error, bool timed_out,
 		       char *detail, size_t size);
 

@@ -13,6 +13,10 @@ cd "$(dirname "$0")/../.."
 loops=$(nproc)
 if [ "${1:-}" = -l ]; then loops=${2:?-l needs a number}; shift 2; fi
 case $loops in ''|*[!0-9]*) echo "saturated.sh: -l wants a number, got '$loops'" >&2; exit 2 ;; esac
+for a in "$@"; do
+    # its summary says whether the run ended early
+    case $a in -q|--quiet) echo "saturated.sh: $a would hide the run's summary" >&2; exit 2 ;; esac
+done
 db=out/soak-saturated.db
 pids=()
 stop_loops() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; pids=(); }

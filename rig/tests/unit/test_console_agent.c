@@ -616,6 +616,7 @@ static void test_live_patience_extends_a_timeout(void **state)
 	assert_string_equal(r.lines[0], "late");
 	assert_true(patience.waited_ms >= 900);
 	assert_true(log.asked > 0);
+	assert_true(patience.extended && !patience.timed_out);
 	agent_reply_free(&r);
 
 	log = (struct patience_log){ .until_ms = 0 };
@@ -624,6 +625,7 @@ static void test_live_patience_extends_a_timeout(void **state)
 	assert_non_null(strstr(err.msg, "no reply in 0.3 s"));
 	assert_true(patience.waited_ms < 1000);
 	assert_int_equal(log.asked, 1);
+	assert_true(!patience.extended && patience.timed_out);
 }
 
 /* Given up after an extension, the message says how long it waited and that it extended. */
@@ -638,6 +640,7 @@ static void test_live_patience_is_bounded(void **state)
 	assert_int_equal(agent_run_verified(l->console, "sleep 5", 300, 1, &patience, NULL, NULL, &r,
 					    &err), -1);
 	assert_true(patience.waited_ms >= 1500 && patience.waited_ms < 2500);
+	assert_true(patience.extended && patience.timed_out);
 	assert_non_null(strstr(err.msg, "s (its timeout 0.3 s, extended)"));
 }
 

@@ -319,13 +319,16 @@ static void test_starved_hang_becomes_infra(void **state)
 static void infra_after(struct cycle_fixture *cf, double wait_s, bool timed_out)
 {
 	struct host_cpu_sample to = end_sample(wait_s);
+	struct starve_window command;
 	struct rig_err err;
 
 	cycle_setup(cf, true);
 	cf->totals.infra = 1;
+	/* the command's own window: here the cycle's (the command took all of it) */
+	starve_window_of(&cf->ctx.host_from, &to, &command);
 	assert_int_equal(starvation_infra_apply(&cf->ctx, cf->cyc, &to, "board command 'rig-dut "
 						"start-workloads journal': no reply in 240 s",
-						timed_out, &err), 0);
+						timed_out ? &command : NULL, &err), 0);
 }
 
 static void test_starved_command_timeout_is_explained_infra(void **state)
@@ -359,6 +362,30 @@ static void test_unexplained_infra_keeps_figures_only(void **state)
 	results_cycle_free(cf.cyc);
 	infra_after(&cf, 1.5, true);                /* timed out on a calm host */
 	assert_true(!cf.cyc->host_cpu.starved && !cf.cyc->host_cpu.reclassified);
+	assert_int_equal(cf.cyc->n_verdicts, 0);
+	assert_int_equal(cf.totals.starved, 0);
+	results_cycle_free(cf.cyc);
+}
+
+/* A starved cycle whose command timed out while the host served the board (a starved boot
+ * earlier in the cycle, a calm command): the command's own window decides, not the cycle's. */
+static void test_calm_command_in_a_starved_cycle_unexplained(void **state)
+{
+	struct cycle_fixture cf;
+	struct host_cpu_sample to = end_sample(41.2);
+	struct host_cpu_sample sent = to, late = to;
+	struct starve_window command;
+	struct rig_err err;
+
+	(void)state;
+	cycle_setup(&cf, true);
+	late.at = sent.at + 60;
+	late.qemu_run_s = sent.qemu_run_s + 59;
+	late.qemu_wait_s = sent.qemu_wait_s + 0.9;
+	starve_window_of(&sent, &late, &command);
+	assert_int_equal(starvation_infra_apply(&cf.ctx, cf.cyc, &to, "board command 'x': no reply "
+						"in 60 s", &command, &err), 0);
+	assert_true(cf.cyc->host_cpu.starved && !cf.cyc->host_cpu.reclassified);
 	assert_int_equal(cf.cyc->n_verdicts, 0);
 	assert_int_equal(cf.totals.starved, 0);
 	results_cycle_free(cf.cyc);
@@ -452,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_starved_hang_becomes_infra),
 		cmocka_unit_test(test_starved_command_timeout_is_explained_infra),
 		cmocka_unit_test(test_unexplained_infra_keeps_figures_only),
+		cmocka_unit_test(test_calm_command_in_a_starved_cycle_unexplained),
 		cmocka_unit_test(test_real_board_recorded_not_applicable),
 		cmocka_unit_test_setup_teardown(test_figures_stored_and_shown, setup, teardown),
 	};
