@@ -154,6 +154,24 @@ static void test_real_ext4lazyinit_needs_every_line(void **state)
 	assert_int_equal(known_classify(k, "clean-resume", NULL, "7.3.4", 0, two_stuck, 2, &id), 0);
 }
 
+/* A suspend the freezer aborted at knob 0 is known as such; which task refused stays the
+ * clean-resume verdict's to explain. The suspend line of the saturated soak's cycle 10. */
+static void test_real_freezer_abort_at_knob_0(void **state)
+{
+	const struct known_issues *k = *state;
+	const char *aborted = "result=1 successes=0 slept_s=29 presync_ms=0 last_failed_step=freeze "
+			      "(the board never reported sleeping)";
+	const char *other_step = "result=1 successes=0 slept_s=1 presync_ms=0 "
+				 "last_failed_step=suspend_noirq";
+
+	assert_string_equal(match_id(k, "suspend", NULL, "7.3.4-rig", 0, aborted),
+			    "freezer-abort-knob0");
+	assert_null(match_id(k, "suspend", NULL, "7.3.4-rig", 1, aborted));     /* knob 1: a bug */
+	assert_null(match_id(k, "suspend", NULL, "6.12.58", 0, aborted));       /* no knob there */
+	assert_null(match_id(k, "suspend", NULL, "7.3.4-rig", 0, other_step));
+	assert_null(match_id(k, "clean-resume", NULL, "7.3.4-rig", 0, aborted));
+}
+
 /* ---- bad files -------------------------------------------------------------------------- */
 
 struct bad_case {
@@ -346,6 +364,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_real_file_entries, setup_real, teardown),
 		cmocka_unit_test_setup_teardown(test_real_lockdep_warning_in_every_shape, setup_real,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_real_freezer_abort_at_knob_0, setup_real,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_real_ext4lazyinit_needs_every_line, setup_real,
 						teardown),
