@@ -1,13 +1,7 @@
 /* More time for board commands on a starved host (engine/command_patience.h). */
 #include "engine/command_patience.h"
 
-#define PROC_ROOT "/proc"
 #define DECIDE_EVERY_MS 1000
-
-static void sample(struct power *power, struct host_cpu_sample *out)
-{
-	host_cpu_sample(PROC_ROOT, power_runs_on_host(power), power_host_pid(power), out);
-}
 
 static bool more_time(void *ctx, long long started_ms, long long now_ms, long long timeout_ms)
 {
@@ -18,7 +12,7 @@ static bool more_time(void *ctx, long long started_ms, long long now_ms, long lo
 		return false;
 	if (p->decided_at_ms && now_ms - p->decided_at_ms < DECIDE_EVERY_MS)
 		return p->more && now_ms - started_ms < STARVE_PATIENCE_FACTOR * timeout_ms;
-	sample(p->power, &p->to);
+	host_cpu_sample_board(p->power, &p->to);
 	starve_window_of(&p->from, &p->to, &w);
 	p->decided_at_ms = now_ms;
 	p->more = starve_more_time(&w, now_ms - started_ms, timeout_ms);
@@ -33,8 +27,7 @@ static void begin(void *ctx)
 	p->from = p->to = (struct host_cpu_sample){ 0 };
 	p->decided_at_ms = 0;
 	p->more = false;
-	if (p->power)
-		sample(p->power, &p->from);
+	host_cpu_sample_board(p->power, &p->from);
 }
 
 void command_patience_init(struct command_patience *p, struct power *power,

@@ -92,3 +92,12 @@ void host_cpu_sample(const char *proc_root, bool on_host, long pid, struct host_
 		out->psi_some_s = (double)some_us / 1e6;
 	}
 }
+
+void host_cpu_sample_board(struct power *power, struct host_cpu_sample *out)
+{
+	if (!power) {
+		*out = (struct host_cpu_sample){ 0 };
+		return;
+	}
+	host_cpu_sample("/proc", power_runs_on_host(power), power_host_pid(power), out);
+}

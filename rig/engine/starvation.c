@@ -8,17 +8,9 @@
 #include "engine/host_cpu.h"
 #include "judge/starvation.h"
 
-#define PROC_ROOT "/proc"
-
 static void sample(struct engine_ctx *ctx, struct host_cpu_sample *out)
 {
-	struct power *power = ctx->s ? ctx->s->power : NULL;
-
-	if (!power) {
-		*out = (struct host_cpu_sample){ 0 };
-		return;
-	}
-	host_cpu_sample(PROC_ROOT, power_runs_on_host(power), power_host_pid(power), out);
+	host_cpu_sample_board(ctx->s ? ctx->s->power : NULL, out);
 }
 
 void starvation_cycle_begin(struct engine_ctx *ctx)
