@@ -2,7 +2,7 @@
 # check-config.sh CONFIG FRAGMENT... — after olddefconfig, did every requested option survive?
 # Kconfig silently drops options whose dependencies are not met; list every one that did not
 # end up with the requested value and fail. As in merge_config.sh, a later fragment overrides an
-# earlier one (kernel/configs/debian/ turns on what base.config turns off).
+# earlier one (systemd.config turns on what base.config turns off).
 set -euo pipefail
 config=${1:?usage: check-config.sh CONFIG FRAGMENT...}
 shift

@@ -3,7 +3,7 @@
 # trixie with systemd; one suspend through systemctl and one power cut while suspended with
 # journald writing pass the journald verdicts (positive control); the same power cut with
 # freeze_filesystems=0 and sync_on_suspend=0 loses acknowledged journald entries (negative
-# control). Needs make kernel-debian image-debian rig.
+# control). Needs make kernel image-debian rig.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -36,7 +36,7 @@ run() { # run NAME PLAN [options]: $RC, $RUN_ID, output in $work/NAME.log
 }
 
 # --- boot: the project's kernel, systemd up, journald persistent on the test filesystem -------
-version=$(jq -r .version out/kernel-debian/meta.json)
+version=$(jq -r .version out/kernel/meta.json)
 start=$(date +%s.%N)
 "$rig" boot --board qemu-debian \
     --exec 'rig-dut info' \
