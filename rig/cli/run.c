@@ -166,7 +166,7 @@ static int load_all(const struct run_args *a, struct cli_paths *paths, struct ru
 	return results_open(db_path, RESULTS_OPEN_CREATE, &r->db, err);
 }
 
-/* The meta.json next to the kernel the board boots (out/kernel, or the --kernel given),
+/* The meta.json next to the kernel the board boots (the board file's boot.kernel; --kernel skips it),
  * when there is one: the kernel recorded is the kernel booted. */
 static void board_kernel_meta(const struct board *board, char *meta, size_t size)
 {
