@@ -298,6 +298,11 @@ static void write_cycle(FILE *f, const struct run_stream *rs, const struct rs_cy
 	html_text(f, c->status);
 	html_raw(f, "</span></h3>\n");
 	write_verdicts(f, rs, c);
+	if (c->wake) {
+		html_raw(f, "<p class=\"wake\">wake: ");
+		html_text(f, c->wake);
+		html_raw(f, "</p>\n");
+	}
 	write_budget(f, rs, c);
 	write_phases(f, rs, c);
 	write_timeline(f, rs, c);

@@ -1,4 +1,5 @@
 #include "dashboards/runstream.h"
+#include "results/format.h"
 #include "util/array.h"
 
 #include <stdbool.h>
@@ -84,6 +85,20 @@ static int read_measurement(struct run_stream *rs, const struct results_cursor *
 	return 0;
 }
 
+static int read_wake(struct run_stream *rs, const struct results_cursor *cur, size_t *k, int *oom)
+{
+	struct results_wake_row row;
+	struct rs_cycle *c;
+	char text[512];
+
+	results_cursor_wake(cur, &row);
+	if (!(c = cycle_at(rs, row.cycle_idx, k)))
+		return 0;
+	results_wake_describe(&row.wake, text, sizeof(text));
+	c->wake = kept(rs, text, oom);
+	return 0;
+}
+
 static int read_artefact(struct run_stream *rs, const struct results_cursor *cur, int *oom)
 {
 	struct results_artefact_row row;
@@ -108,6 +123,7 @@ static int read_row(struct run_stream *rs, enum results_detail t, const struct r
 	case RESULTS_DETAIL_MEASUREMENTS: return read_measurement(rs, c, k, false, oom);
 	case RESULTS_DETAIL_ARTEFACTS: return read_artefact(rs, c, oom);
 	case RESULTS_DETAIL_PHASES: return read_measurement(rs, c, k, true, oom);
+	case RESULTS_DETAIL_WAKES: return read_wake(rs, c, k, oom);
 	}
 	return -1;
 }
@@ -186,6 +202,7 @@ int run_stream_load(struct run_stream *rs, int64_t run_id, struct rig_err *err)
 	    load_table(rs, RESULTS_DETAIL_MEASUREMENTS, rs->measurements, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_ARTEFACTS, rs->artefacts, run_id, err) ||
 	    load_table(rs, RESULTS_DETAIL_PHASES, rs->phases, run_id, err) ||
+	    load_table(rs, RESULTS_DETAIL_WAKES, rs->wakes, run_id, err) ||
 	    load_timelines(rs, run_id, err))
 		return -1;
 	return 0;
@@ -198,7 +215,8 @@ int run_stream_open(struct results_db *db, struct run_stream *rs, struct rig_err
 	    results_cursor_open(db, RESULTS_DETAIL_VERDICTS, &rs->verdicts, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_MEASUREMENTS, &rs->measurements, err) ||
 	    results_cursor_open(db, RESULTS_DETAIL_ARTEFACTS, &rs->artefacts, err) ||
-	    results_cursor_open(db, RESULTS_DETAIL_PHASES, &rs->phases, err)) {
+	    results_cursor_open(db, RESULTS_DETAIL_PHASES, &rs->phases, err) ||
+	    results_cursor_open(db, RESULTS_DETAIL_WAKES, &rs->wakes, err)) {
 		run_stream_close(rs);
 		return -1;
 	}
@@ -212,6 +230,7 @@ void run_stream_close(struct run_stream *rs)
 	results_cursor_close(rs->measurements);
 	results_cursor_close(rs->artefacts);
 	results_cursor_close(rs->phases);
+	results_cursor_close(rs->wakes);
 	arena_free(&rs->strings);
 	free(rs->cycle), free(rs->verdict), free(rs->measurement), free(rs->artefact);
 	free(rs->tl_row);

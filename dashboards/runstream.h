@@ -33,6 +33,7 @@ struct rs_cycle {
 	size_t first_phase, n_phases;              /* time budget, in the measurement array */
 	int timeline;                              /* -1 none; 0 unavailable; 1 on (plans with timeline: true) */
 	size_t first_tl_row, n_tl_rows;            /* its per-device timeline, in tl_row */
+	const char *wake;                          /* its wake accounting in one line; NULL none */
 };
 
 struct rs_artefact {
@@ -42,7 +43,7 @@ struct rs_artefact {
 
 struct run_stream {
 	struct results_db *db;                     /* the per-device timelines: one query per run */
-	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases;
+	struct results_cursor *cycles, *verdicts, *measurements, *artefacts, *phases, *wakes;
 	struct arena strings;
 	/* The loaded run; arrays keep their capacity from run to run. */
 	struct rs_cycle *cycle;

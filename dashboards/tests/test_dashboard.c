@@ -177,6 +177,15 @@ static void add_cycle_items(struct results_cycle *c, const struct night_plan *p,
 	/* the time budget: asleep known, resume unknown */
 	assert_int_equal(results_cycle_add_phase(c, "asleep", 5.25 + idx, &err), 0);
 	assert_int_equal(results_cycle_add_phase(c, "resume", NAN, &err), 0);
+	/* the first cycle's wake accounting; the second has none (a sleep that was not timed) */
+	if (idx == 0) {
+		const struct results_wake w = {
+			.wake = "rtc", .requested_ms = 5000, .entry_ms = -1, .asleep_ms = 4800,
+			.awake_ms = 900, .irq = 8, .irq_name = "rtc0", .sources = "<rtc0>:1:1",
+		};
+
+		assert_int_equal(results_cycle_set_wake(c, &w, &err), 0);
+	}
 }
 
 static void add_cycle(struct results_db *db, int64_t run, const struct night_plan *p, int idx,
@@ -541,6 +550,10 @@ static void test_run_page(void **state)
 	assert_int_equal(count(html, "<table class=\"budget\">"), 2);
 	assert_non_null(strstr(html, "<th>asleep</th><th>resume</th></tr><tr><td>seconds</td>"
 				     "<td>5.250</td><td class=\"none\">unknown</td>"));
+	/* the wake accounting of the cycle that has one, as text, escaped */
+	assert_int_equal(count(html, "<p class=\"wake\">"), 1);
+	assert_non_null(strstr(html, "<p class=\"wake\">wake: rtc alarm 5000 ms: asleep 4800 ms, "
+				     "awake 900 ms; irq 8 (rtc0); sources &lt;rtc0&gt;:1:1</p>"));
 	free(html);
 }
 

@@ -106,6 +106,12 @@ struct board_timeouts {        /* seconds per phase; 0 in the file = default */
 	unsigned boot, command, suspend, resume, hibernate, restore;
 };
 
+/* How far an RTC-woken sleep may end from its alarm before the wake-time verdict fails it
+ * (judge/wake_time.h): earlier than early_ms is a premature wake, later than late_ms a late one. */
+struct board_wake_timing {
+	unsigned early_ms, late_ms;
+};
+
 struct board {
 	char *path;           /* file it was loaded from */
 	char *name;
@@ -124,6 +130,7 @@ struct board {
 	char *swap;
 	char *init;           /* "busybox" (the initramfs board) | "systemd" (journald, systemctl) */
 	struct board_timeouts timeouts;
+	struct board_wake_timing wake_timing;
 };
 
 /* Placeholders expanded in every path and in cmdline: {run} = run directory, {out} = build

@@ -158,6 +158,16 @@ static const struct yfield timeout_fields[] = {
 };
 static const struct yschema timeout_schema = YSCHEMA(timeout_fields, struct board_timeouts);
 
+/* Defaults (boards/README.md): the RTC counts whole seconds, so an alarm armed N s ahead fires
+ * after N-1 to N s, and an x86 board in S3 learns how long it slept from the same RTC (the
+ * clocksource stops): up to 2 s short without anything wrong, hence 2500 early. Late: 5000. */
+static const struct yfield wake_timing_fields[] = {
+	UINT("early_ms", struct board_wake_timing, early_ms, .dflt = 2500, .max = 3600000),
+	UINT("late_ms", struct board_wake_timing, late_ms, .dflt = 5000, .max = 3600000),
+};
+static const struct yschema wake_timing_schema =
+	YSCHEMA(wake_timing_fields, struct board_wake_timing);
+
 static const struct yfield board_fields[] = {
 	STR("name", struct board, name, .required = true),
 	STR("description", struct board, description),
@@ -172,5 +182,6 @@ static const struct yfield board_fields[] = {
 	STR("swap", struct board, swap),
 	STR("init", struct board, init, .dflt_str = "busybox", .values = inits),
 	SUB("timeouts", YF_MAPPING, struct board, timeouts, timeout_schema),
+	SUB("wake_timing", YF_MAPPING, struct board, wake_timing, wake_timing_schema),
 };
 const struct yschema board_schema = YSCHEMA(board_fields, struct board);

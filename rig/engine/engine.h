@@ -29,7 +29,7 @@ struct engine_verdict_count {
 	unsigned pass, fail, known, skip;
 };
 
-#define ENGINE_MAX_VERDICT_NAMES 16
+#define ENGINE_MAX_VERDICT_NAMES 24
 
 struct engine_totals {
 	struct engine_verdict_count by_verdict[ENGINE_MAX_VERDICT_NAMES];

@@ -12,6 +12,7 @@
 #include "engine/hang.h"
 #include "engine/rtc_wake.h"
 #include "engine/wait.h"
+#include "judge/wake_time.h"
 #include "util/clock.h"
 
 static long long ms(unsigned seconds)
@@ -101,11 +102,42 @@ static int wake_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
 	return collect_store(ctx, cyc, &j, judge_wake(&c, &j, &r, err), err);
 }
 
+/* The wake-time verdict and the cycle's wake accounting (judge/wake_time.h). The host saw the
+ * alarm armed presync_ms after it asked for the suspend and the board asleep at asleep_at, when
+ * it could watch the sleep (slept) and rig-dut said how long it synced. */
+static int wake_time_verdict(struct engine_ctx *ctx, struct results_cycle *cyc,
+			     const struct step_suspend *st, const struct rtc_wake *rtc, bool slept,
+			     const struct ev_sleep *sleep, const struct ev_wake *board,
+			     struct rig_err *err)
+{
+	bool rtc_woken = st->wake == WAKE_RTC;
+	bool entry_seen = rtc_woken && slept && strstr(sleep->line, "presync_ms=");
+	long entry_ms = entry_seen ? lround((rtc->asleep_at - rtc->armed_after) * 1e3) - sleep->presync_ms
+				   : -1;
+	struct judge_wake_time w = {
+		.wake = wake_source_name(st->wake),
+		.requested_ms = rtc_woken ? (long)st->seconds * 1000 : -1,
+		/* below 0: the board's sync clock against the host's, asleep at once */
+		.entry_ms = entry_seen && entry_ms < 0 ? 0 : entry_ms,
+		.rescued = rtc->rescued, .board = board,
+	};
+	struct results_wake record;
+	struct judge_context c;
+	struct judgement j = { 0 };
+
+	wake_time_record(&w, &record);
+	if (results_cycle_set_wake(cyc, &record, err) < 0)
+		return -1;
+	judge_context_of(ctx, &c);
+	return collect_store(ctx, cyc, &j, judge_wake_time(&c, &j, &w, err), err);
+}
+
 static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 		       struct results_cycle *cyc, struct rig_err *err)
 {
 	struct agent_reply reply;
 	struct ev_sleep sleep;
+	struct ev_wake woke;
 	/* t0 times the phases; since is when events (stamped by the console and by QEMU with the
 	 * wall clock) start to count for this step */
 	double t0 = monotonic_seconds(), since = wall_clock_seconds();
@@ -163,12 +195,16 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 			goto failed_wait_resume;
 	}
 	ev_parse_sleep((const char *const *)reply.lines, reply.n_lines, &sleep);
+	ev_parse_wake((const char *const *)reply.lines, reply.n_lines, &woke);
 	agent_reply_free(&reply);
 	if (sleep.result != -1 && strstr(sleep.line, "presync_ms="))   /* else unknown, not 0 */
 		ctx->presync_ms = sleep.presync_ms;
 	rc = suspend_verdict(ctx, cyc, &sleep, slept || !power_has_events(ctx->s->power), err);
 	if (rc == 0)
 		rc = wake_verdict(ctx, cyc, st, &rtc, &sleep, err);
+	/* a suspend that failed never slept: nothing to time */
+	if (rc == 0 && sleep.result == 0)
+		rc = wake_time_verdict(ctx, cyc, st, &rtc, slept, &sleep, &woke, err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 
 failed_wait_resume:

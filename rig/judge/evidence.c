@@ -2,6 +2,7 @@
 #include "judge/evidence.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,44 @@ void ev_parse_sleep(const char *const *lines, size_t n, struct ev_sleep *out)
 	out->successes = kv_long(line, "successes", -1);
 	out->presync_ms = kv_long(line, "presync_ms", 0);
 	snprintf(out->line, sizeof(out->line), "%s", line);
+}
+
+/* A value that is a count or "unavailable": -1 for anything but digits. */
+static long count_of(const char *line, const char *key)
+{
+	char text[24];
+	long long v;
+
+	if (!kv_get(line, key, text, sizeof(text)) || parse_number(text, 0, LONG_MAX, &v) < 0)
+		return -1;
+	return (long)v;
+}
+
+void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out)
+{
+	const char *line = NULL;
+	char text[EV_WAKE_SOURCES_MAX];
+
+	memset(out, 0, sizeof(*out));
+	out->irq = out->asleep_ms = out->awake_ms = -1;
+	for (size_t i = 0; i < n && !line; i++)
+		if (strncmp(lines[i], "wake ", 5) == 0 && strstr(lines[i], " asleep_ms="))
+			line = lines[i];
+	if (!line)
+		return;
+	out->reported = true;
+	out->irq = count_of(line, "irq");
+	out->asleep_ms = count_of(line, "asleep_ms");
+	out->awake_ms = count_of(line, "awake_ms");
+	if (out->irq >= 0 && kv_get(line, "irq_name", out->irq_name, sizeof(out->irq_name)) &&
+	    strcmp(out->irq_name, "unavailable") == 0)
+		out->irq_name[0] = '\0';
+	if (kv_get(line, "sources", text, sizeof(text)) && text[0] &&
+	    strcmp(text, "unavailable") != 0) {
+		out->sources_known = true;
+		if (strcmp(text, "none") != 0)
+			snprintf(out->sources, sizeof(out->sources), "%s", text);
+	}
 }
 
 void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w)

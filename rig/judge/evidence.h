@@ -70,6 +70,22 @@ struct ev_sleep {
 
 void ev_parse_sleep(const char *const *lines, size_t n, struct ev_sleep *out);
 
+/* rig-dut suspend's wake accounting, the line after its result: "wake irq=N|unavailable
+ * irq_name=NAME|unavailable asleep_ms=MS|unavailable awake_ms=MS|unavailable
+ * sources=NAME:EVENTS:WAKEUPS,...|none|unavailable" (workloads/agent/rig-dut.sh, wake_report). */
+#define EV_WAKE_SOURCES_MAX 256
+struct ev_wake {
+	bool reported;                  /* the reply had the line (a rig-dut before it has none) */
+	long irq;                       /* /sys/power/pm_wakeup_irq; -1 unavailable */
+	char irq_name[32];              /* its action in /proc/interrupts; "" unavailable */
+	long asleep_ms;                 /* Δboottime − Δmonotonic across the sleep; -1 unavailable */
+	long awake_ms;                  /* Δmonotonic over the same span; -1 unavailable */
+	bool sources_known;             /* the board has /sys/class/wakeup */
+	char sources[EV_WAKE_SOURCES_MAX]; /* the sources that counted; "" none did */
+};
+
+void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out);
+
 /* rig-dut trace-read: "event t_ns [dev]" per line, fed into the frozen window. */
 void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w);
 

@@ -6,8 +6,8 @@
  * says through results/. So a rig run and a LAVA run of the same evidence give the same verdicts.
  *
  * The verdicts (README.md): suspend, pm-test, hibernate, stall (per filesystem), order,
- * knob-semantics, clean-resume, writers-alive, owner, wake, no-loss (per filesystem; journal
- * and fio), fsck.
+ * knob-semantics, clean-resume, writers-alive, owner, wake, wake-time (judge/wake_time.h),
+ * no-loss (per filesystem; journal and fio), fsck.
  */
 #ifndef RIG_JUDGE_JUDGE_H
 #define RIG_JUDGE_JUDGE_H

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/wake_time.h"
 #include "lava/import.h"
 
 struct cycle_facts {
@@ -115,11 +116,35 @@ static int after_resume(const struct cycle_facts *f, struct judgement *j,
 	return rc;
 }
 
+/* A suspend's wake accounting: the test definition (rig-cycle.yaml) recorded "rig-dut suspend
+ * MODE rtc|external SECONDS [VERB]"; LAVA cannot see the board fall asleep (entry unknown) nor
+ * wake it in the alarm's place. */
+static int judge_wake_of(const struct cycle_facts *f, struct judgement *j,
+			 const struct lava_record *rec, struct results_cycle *cyc, struct rig_err *err)
+{
+	char mode[16], wake[16];
+	unsigned seconds;
+	struct ev_wake board;
+	struct results_wake record;
+	struct judge_wake_time w = { .requested_ms = -1, .entry_ms = -1, .board = &board };
+
+	if (sscanf(rec->cmd, EV_CMD_SUSPEND " %15s %15s %u", mode, wake, &seconds) != 3)
+		return 0;     /* not a command the definitions write: nothing to time */
+	ev_parse_wake(lava_record_lines(rec), rec->reply.n_lines, &board);
+	w.wake = strcmp(wake, "rtc") == 0 ? "rtc" : "external";
+	if (strcmp(wake, "rtc") == 0)
+		w.requested_ms = (long)seconds * 1000;
+	wake_time_record(&w, &record);
+	if (results_cycle_set_wake(cyc, &record, err) < 0)
+		return -1;
+	return judge_wake_time(&f->ctx, j, &w, err);
+}
+
 /* suspend, pm_test, hibernate with resume: the sleep's own record, then the resume's. NULL
  * hang phase: it came back. */
 static int judge_sleep_cycle(const struct cycle_facts *f, struct judgement *j,
 			     const struct lava_suite *s, const char *kind, const char **hang,
-			     struct rig_err *err)
+			     struct results_cycle *cyc, struct rig_err *err)
 {
 	bool hibernate = strcmp(kind, "hibernate") == 0, pm_test = strcmp(kind, "pm_test") == 0;
 	const char *command = hibernate ? EV_CMD_HIBERNATE : pm_test ? EV_CMD_PM_TEST
@@ -136,6 +161,9 @@ static int judge_sleep_cycle(const struct cycle_facts *f, struct judgement *j,
 	rc = hibernate ? judge_hibernate(&f->ctx, j, &sleep, JUDGE_HIB_RESTORED, err)
 		       : judge_suspend(&f->ctx, j, pm_test ? "pm-test" : "suspend", &sleep,
 				       JUDGE_SEEN_UNKNOWN, err);
+	/* as rig run: a suspend that failed never slept, nothing to time */
+	if (rc == 0 && !hibernate && !pm_test && sleep.result == 0)
+		rc = judge_wake_of(f, j, rec, cyc, err);
 	return rc < 0 ? -1 : after_resume(f, j, s, err);
 }
 
@@ -219,7 +247,7 @@ static int one_cycle(struct results_db *db, int64_t run_id, const struct lava_ev
 	} else if (verify) {
 		rc = judge_failure_cycle(f, &j, s, verify, info->journal, err);
 	} else {
-		rc = judge_sleep_cycle(f, &j, s, kind, &hang, err);
+		rc = judge_sleep_cycle(f, &j, s, kind, &hang, cyc, err);
 	}
 	if (!rc)
 		rc = store(cyc, &j, s->events, s->n_events, err);

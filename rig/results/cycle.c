@@ -157,6 +157,37 @@ int results_cycle_add_event(struct results_cycle *cycle, const char *kind, doubl
 	return 0;
 }
 
+static void wake_free(struct results_wake *w)
+{
+	if (!w)
+		return;
+	free((char *)w->wake), free((char *)w->irq_name), free((char *)w->sources);
+	free(w);
+}
+
+int results_cycle_set_wake(struct results_cycle *cycle, const struct results_wake *wake,
+			   struct rig_err *err)
+{
+	struct results_wake *w;
+	int ok = 1;
+
+	if (!wake->wake)
+		return rig_err_set(err, RIG_EXIT_USAGE, "results: a wake needs its source");
+	if (!(w = malloc(sizeof(*w))))
+		return no_memory(err, "a wake");
+	*w = *wake;
+	w->wake = copy(wake->wake, &ok);
+	w->irq_name = copy(wake->irq_name, &ok);
+	w->sources = copy(wake->sources, &ok);
+	if (!ok) {
+		wake_free(w);
+		return no_memory(err, "a wake");
+	}
+	wake_free(cycle->wake);
+	cycle->wake = w;
+	return 0;
+}
+
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err)
 {
@@ -264,6 +295,7 @@ void results_cycle_free(struct results_cycle *cycle)
 		free(cycle->phases[i].name);
 	free(cycle->phases);
 	results_timeline_free(cycle);
+	wake_free(cycle->wake);
 	free(cycle->events);
 	free(cycle->artefacts);
 	free(cycle->step_kind);

@@ -76,6 +76,20 @@ struct results_host_cpu {
 	char *detail;          /* what the figures say, or why the cycle was reclassified */
 };
 
+/* A suspend's wake accounting (table cycle_wakes; judge/wake_time.h fills it). */
+struct results_wake {
+	const char *wake;      /* how the plan woke it: "rtc", "qmp", "button", "serial" */
+	int64_t requested_ms;  /* the RTC alarm; -1: none */
+	int64_t entry_ms;      /* arming the alarm to the board asleep, as the host saw it; -1 unknown */
+	int64_t asleep_ms;     /* the board's Δboottime − Δmonotonic across the sleep; -1 unavailable */
+	int64_t awake_ms;      /* the board's Δmonotonic over the same span; -1 unavailable */
+	int64_t irq;           /* /sys/power/pm_wakeup_irq; -1 unavailable */
+	const char *irq_name;  /* NULL: unavailable */
+	const char *sources;   /* wakeup sources that counted, "NAME:EVENTS:WAKEUPS,..."; "" none;
+				* NULL unavailable */
+	bool rescued;          /* the alarm never woke it: the rig did */
+};
+
 struct results_artefact {
 	char *kind;            /* "console-log", "qemu-stderr", "dmesg", ... */
 	char *path;
@@ -123,6 +137,7 @@ struct results_cycle {
 	size_t n_phases, cap_phases;
 	struct results_host_cpu host_cpu;
 	struct results_timeline_store *timeline;   /* NULL: no timeline asked for */
+	struct results_wake *wake;                 /* NULL: no wake accounting (not a suspend) */
 };
 
 /* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */
@@ -142,6 +157,9 @@ int results_cycle_add_event(struct results_cycle *cycle, const char *kind, doubl
 /* One phase of the cycle's time budget; seconds NAN when unknown, else >= 0. */
 int results_cycle_add_phase(struct results_cycle *cycle, const char *name, double seconds,
 			    struct rig_err *err);
+/* The cycle's wake accounting (strings copied); a second call replaces the first. */
+int results_cycle_set_wake(struct results_cycle *cycle, const struct results_wake *wake,
+			   struct rig_err *err);
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err);
 

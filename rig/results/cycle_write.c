@@ -24,6 +24,11 @@ static const char insert_host_cpu_sql[] =
 	" qemu_wait_s, psi_some_s, starved, reclassified, detail)"
 	" VALUES (:cycle_id, :applicable, :window_end, :window_s, :qemu_run_s, :qemu_wait_s,"
 	" :psi_some_s, :starved, :reclassified, :detail)";
+static const char insert_wake_sql[] =
+	"INSERT INTO cycle_wakes (cycle_id, wake, requested_ms, entry_ms, asleep_ms, awake_ms, irq,"
+	" irq_name, sources, rescued)"
+	" VALUES (:cycle_id, :wake, :requested_ms, :entry_ms, :asleep_ms, :awake_ms, :irq,"
+	" :irq_name, :sources, :rescued)";
 static const char insert_measurement_sql[] =
 	"INSERT INTO measurements (cycle_id, name, filesystem, value, unit)"
 	" VALUES (:cycle_id, :name, :filesystem, :value, :unit)";
@@ -183,6 +188,34 @@ static int write_host_cpu(struct results_db *db, const struct results_cycle *c,
 	return ret;
 }
 
+static int write_wake(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
+		      struct rig_err *err)
+{
+	const struct results_wake *w = c->wake;
+	struct results_binder b = { 0 };
+	bool cached;
+	int ret;
+
+	if (!w)
+		return 0;
+	if (results_db_cached(db, insert_wake_sql, &b.stmt, &cached, err))
+		return -1;
+	results_bind_int64(&b, ":cycle_id", cycle_id);
+	results_bind_text(&b, ":wake", w->wake);
+	results_bind_offset(&b, ":requested_ms", w->requested_ms);   /* negative: NULL, unknown */
+	results_bind_offset(&b, ":entry_ms", w->entry_ms);
+	results_bind_offset(&b, ":asleep_ms", w->asleep_ms);
+	results_bind_offset(&b, ":awake_ms", w->awake_ms);
+	results_bind_offset(&b, ":irq", w->irq);
+	results_bind_text(&b, ":irq_name", w->irq_name);
+	results_bind_text(&b, ":sources", w->sources);
+	results_bind_int64(&b, ":rescued", w->rescued);
+	ret = finish_row(db, &b, "insert wake", err);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
+	return ret;
+}
+
 static int write_events(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
 			struct rig_err *err)
 {
@@ -245,7 +278,7 @@ int results_cycle_write(struct results_db *db, const struct results_cycle *cycle
 	if (write_cycle_row(db, cycle, status, &id, err) || write_verdicts(db, cycle, id, err) ||
 	    write_measurements(db, cycle, id, err) || write_events(db, cycle, id, err) ||
 	    write_phases(db, cycle, id, err) || write_host_cpu(db, cycle, id, err) ||
-	    results_timeline_write(db, cycle, id, err) ||
+	    results_timeline_write(db, cycle, id, err) || write_wake(db, cycle, id, err) ||
 	    write_artefacts(db, cycle, id, err))
 		return -1;
 	if (cycle_id)

@@ -1,6 +1,7 @@
 #include "results/format.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -199,6 +200,89 @@ static int add_verdict_rows(struct text_table *t, json_t *c)
 			return -1;
 	}
 	return 0;
+}
+
+/* Append to buf at *used, never past size. */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	*used = n < 0 ? size : *used + (size_t)n;
+}
+
+void results_wake_describe(const struct results_wake *w, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	append(buf, size, &used, "%s", w->wake ? w->wake : "?");
+	if (w->requested_ms >= 0)
+		append(buf, size, &used, " alarm %lld ms", (long long)w->requested_ms);
+	if (w->entry_ms >= 0)
+		append(buf, size, &used, " (asleep %lld ms after arming)", (long long)w->entry_ms);
+	if (w->rescued)
+		append(buf, size, &used, ", woken by the rig");
+	if (w->asleep_ms >= 0)
+		append(buf, size, &used, ": asleep %lld ms, awake %lld ms", (long long)w->asleep_ms,
+		       (long long)w->awake_ms);
+	else
+		append(buf, size, &used, ": time asleep unavailable");
+	if (w->irq >= 0)
+		append(buf, size, &used, "; irq %lld (%s)", (long long)w->irq,
+		       w->irq_name ? w->irq_name : "unnamed");
+	else
+		append(buf, size, &used, "; wakeup irq unavailable");
+	append(buf, size, &used, "; sources %s",
+	       !w->sources ? "unavailable" : w->sources[0] ? w->sources : "none counted");
+}
+
+static int64_t json_ms(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+static int add_wake_rows(struct text_table *t, json_t *c)
+{
+	json_t *w = json_object_get(c, "wake");
+	char idx[CELL], text[512];
+	struct results_wake wake;
+
+	if (!json_is_object(w))
+		return 0;
+	wake = (struct results_wake){
+		.wake = json_string_value(json_object_get(w, "wake")),
+		.requested_ms = json_ms(w, "requested_ms"), .entry_ms = json_ms(w, "entry_ms"),
+		.asleep_ms = json_ms(w, "asleep_ms"), .awake_ms = json_ms(w, "awake_ms"),
+		.irq = json_ms(w, "irq"), .irq_name = json_string_value(json_object_get(w, "irq_name")),
+		.sources = json_string_value(json_object_get(w, "sources")),
+		.rescued = json_ms(w, "rescued") == 1,
+	};
+	results_wake_describe(&wake, text, sizeof(text));
+	return text_table_add_row(t, (const char *const[]){ field(c, "idx", idx, CELL), text });
+}
+
+/* Only runs with a suspend whose wake was accounted (schema 7 on) get the table. */
+static bool any_wake(json_t *run)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "cycles"), i, c)
+		if (json_is_object(json_object_get(c, "wake")))
+			return true;
+	return false;
 }
 
 static int add_measurement_rows(struct text_table *t, json_t *c)
@@ -461,11 +545,13 @@ int results_format_run(FILE *out, json_t *run)
 		"CYCLE", "VERDICT", "FILESYSTEM", "RESULT", "KNOWN_ISSUE", "DETAIL",
 	};
 	static const char *const measure_h[] = { "CYCLE", "MEASUREMENT", "FILESYSTEM", "VALUE", "UNIT" };
+	static const char *const wake_h[] = { "CYCLE", "WAKE" };
 
 	if (format_run_fields(out, run) ||
 	    cycles_table(out, run, "cycles", cycle_h, 8, add_cycle_row) ||
 	    cycles_table(out, run, "verdicts", verdict_h, 6, add_verdict_rows) ||
 	    cycles_table(out, run, "measurements", measure_h, 5, add_measurement_rows) ||
+	    (any_wake(run) && cycles_table(out, run, "wakes", wake_h, 2, add_wake_rows)) ||
 	    time_budget(out, run) || host_cpu_table(out, run) || hang_tails(out, run))
 		return -1;
 	return artefacts_table(out, run);

@@ -45,8 +45,14 @@ static const char host_cpu_sql[] =
 	"SELECT applicable, window_end, window_s, qemu_run_s, qemu_wait_s, psi_some_s, starved,"
 	" reclassified, detail FROM cycle_host_cpu WHERE cycle_id = :id";
 
+/* Schema 7: a suspend's wake accounting, at most one row per cycle. */
+static const char wake_sql[] =
+	"SELECT wake, requested_ms, entry_ms, asleep_ms, awake_ms, irq, irq_name, sources, rescued"
+	" FROM cycle_wakes WHERE cycle_id = :id";
+
 #define SCHEMA_PHASES 4   /* the first schema with cycle_phases (a reader never migrates) */
 #define SCHEMA_HOST_CPU 5 /* the first with cycle_host_cpu */
+#define SCHEMA_WAKES 7    /* the first with cycle_wakes */
 
 /* Columns that hold JSON text are returned as JSON, not as a string containing JSON. */
 static json_t *text_value(const char *column, const char *text)
@@ -177,23 +183,21 @@ static int attach_rows(struct results_db *db, json_t *obj, const char *key, cons
 	return attach(obj, key, rows, err);
 }
 
-/* The cycle's host_cpu object, null when it has none (or the schema predates it). */
-static int attach_host_cpu(struct results_db *db, json_t *cycle, int64_t id, int version,
-			   struct rig_err *err)
+/* The cycle's one row of a one-row-per-cycle table under key, null when it has none (or the
+ * schema predates the table: available false). */
+static int attach_first_row(struct results_db *db, json_t *cycle, const char *key,
+			    const char *sql, int64_t id, bool available, struct rig_err *err)
 {
 	json_t *rows;
+	json_t *row;
 
-	if (version < SCHEMA_HOST_CPU)
-		return attach(cycle, "host_cpu", json_null(), err);
-	if (rows_by_id(db, host_cpu_sql, id, &rows, err))
+	if (!available)
+		return attach(cycle, key, json_null(), err);
+	if (rows_by_id(db, sql, id, &rows, err))
 		return -1;
-	if (attach(cycle, "host_cpu", json_incref(json_array_size(rows) ? json_array_get(rows, 0)
-							: json_null()), err)) {
-		json_decref(rows);
-		return -1;
-	}
+	row = json_array_size(rows) ? json_incref(json_array_get(rows, 0)) : json_null();
 	json_decref(rows);
-	return 0;
+	return attach(cycle, key, row, err);
 }
 
 static int attach_cycle_items(struct results_db *db, json_t *cycle, int version,
@@ -203,7 +207,9 @@ static int attach_cycle_items(struct results_db *db, json_t *cycle, int version,
 
 	if (attach_rows(db, cycle, "verdicts", verdicts_sql, id, err) ||
 	    attach_rows(db, cycle, "measurements", measurements_sql, id, err) ||
-	    attach_host_cpu(db, cycle, id, version, err))
+	    attach_first_row(db, cycle, "host_cpu", host_cpu_sql, id, version >= SCHEMA_HOST_CPU,
+			     err) ||
+	    attach_first_row(db, cycle, "wake", wake_sql, id, version >= SCHEMA_WAKES, err))
 		return -1;
 	return version >= SCHEMA_PHASES ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
 }

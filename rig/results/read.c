@@ -127,11 +127,19 @@ static const char *const detail_sql[] = {
 		"SELECT c.run_id, c.idx, p.phase, NULL, 's', p.seconds"
 		" FROM cycles c JOIN cycle_phases p ON p.cycle_id = c.id"
 		" ORDER BY c.run_id, c.idx, p.id",
+	[RESULTS_DETAIL_WAKES] =
+		"SELECT c.run_id, c.idx, w.wake, w.requested_ms, w.entry_ms, w.asleep_ms, w.awake_ms,"
+		" w.irq, w.irq_name, w.sources, w.rescued"
+		" FROM cycles c JOIN cycle_wakes w ON w.cycle_id = c.id ORDER BY c.run_id, c.idx",
 };
 
-/* A reader never migrates: a database older than schema 4 has no cycle_phases, so no rows. */
+/* A reader never migrates: a database older than schema 4 has no cycle_phases, older than 7 no
+ * cycle_wakes, so no rows. */
 #define SCHEMA_PHASES 4
+#define SCHEMA_WAKES 7
 static const char no_phases_sql[] = "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0";
+static const char no_wakes_sql[] =
+	"SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE 0";
 
 struct results_cursor {
 	struct results_db *db;
@@ -157,14 +165,17 @@ int results_cursor_open(struct results_db *db, enum results_detail table,
 		return rig_err_set(err, RIG_EXIT_INFRA, "results: out of memory");
 	c->db = db;
 	const char *sql = detail_sql[table];
-	int version = SCHEMA_PHASES;
+	int version = SCHEMA_WAKES;
 
-	if (table == RESULTS_DETAIL_PHASES && results_schema_version(db, &version, err)) {
+	if ((table == RESULTS_DETAIL_PHASES || table == RESULTS_DETAIL_WAKES) &&
+	    results_schema_version(db, &version, err)) {
 		results_cursor_close(c);
 		return -1;
 	}
-	if (version < SCHEMA_PHASES)
+	if (table == RESULTS_DETAIL_PHASES && version < SCHEMA_PHASES)
 		sql = no_phases_sql;
+	if (table == RESULTS_DETAIL_WAKES && version < SCHEMA_WAKES)
+		sql = no_wakes_sql;
 	if (results_db_prepare(db, sql, &c->st, err) || cursor_step(c, err)) {
 		results_cursor_close(c);
 		return -1;
@@ -230,6 +241,26 @@ void results_cursor_artefact(const struct results_cursor *c, struct results_arte
 {
 	*row = (struct results_artefact_row){
 		.cycle_idx = cycle_idx(c), .kind = column_text(c->st, 2), .path = column_text(c->st, 3),
+	};
+}
+
+/* An integer column; -1 for NULL (unknown). */
+static int64_t column_ms(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
+}
+
+void results_cursor_wake(const struct results_cursor *c, struct results_wake_row *row)
+{
+	*row = (struct results_wake_row){
+		.cycle_idx = cycle_idx(c),
+		.wake = {
+			.wake = column_text(c->st, 2), .requested_ms = column_ms(c->st, 3),
+			.entry_ms = column_ms(c->st, 4), .asleep_ms = column_ms(c->st, 5),
+			.awake_ms = column_ms(c->st, 6), .irq = column_ms(c->st, 7),
+			.irq_name = column_text(c->st, 8), .sources = column_text(c->st, 9),
+			.rescued = sqlite3_column_int(c->st, 10) == 1,
+		},
 	};
 }
 

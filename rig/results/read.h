@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "results/cycle.h"
 #include "results/db.h"
 
 /* Several queries as one snapshot of the database (a read transaction). */
@@ -55,6 +56,7 @@ enum results_detail {
 	RESULTS_DETAIL_ARTEFACTS,
 	RESULTS_DETAIL_PHASES,      /* cycle_phases as measurement rows: name = phase, unit "s",
 				     * value NAN when unknown; none before schema 4 */
+	RESULTS_DETAIL_WAKES,       /* cycle_wakes; none before schema 7 */
 };
 
 struct results_cycle_row {
@@ -79,6 +81,11 @@ struct results_artefact_row {
 	const char *kind, *path;
 };
 
+struct results_wake_row {
+	int cycle_idx;
+	struct results_wake wake;       /* strings valid until the cursor moves */
+};
+
 struct results_cursor;
 
 int results_cursor_open(struct results_db *db, enum results_detail table,
@@ -94,6 +101,7 @@ void results_cursor_verdict(const struct results_cursor *c, struct results_verdi
 void results_cursor_measurement(const struct results_cursor *c,
 				struct results_measurement_row *row);
 void results_cursor_artefact(const struct results_cursor *c, struct results_artefact_row *row);
+void results_cursor_wake(const struct results_cursor *c, struct results_wake_row *row);
 
 /* ---- known issues (rig known) ------------------------------------------------------------- */
 

@@ -221,6 +221,28 @@ static const char schema_v6[] =
 	") STRICT;"
 	"CREATE INDEX timeline_rows_cycle ON timeline_rows(cycle_id);";
 
+/*
+ * Version 7: each suspend's wake accounting (judge/wake_time.h; issue 18 part 5), at most one row
+ * per cycle: how the plan woke the board, the alarm (requested_ms, NULL without one), the time
+ * from arming it to the board asleep as the host saw it (entry_ms), the board's own figures
+ * (asleep_ms: Δboottime − Δmonotonic across the sleep, awake_ms: Δmonotonic), the wakeup IRQ
+ * and the wakeup sources that counted ("NAME:EVENTS:WAKEUPS,..."; '' none did). NULL: unknown
+ * or unavailable on the board. rescued: the alarm never woke it, the rig did.
+ */
+static const char schema_v7[] =
+	"CREATE TABLE cycle_wakes ("
+	" cycle_id INTEGER PRIMARY KEY REFERENCES cycles(id) ON DELETE CASCADE,"
+	" wake TEXT NOT NULL,"
+	" requested_ms INTEGER CHECK (requested_ms IS NULL OR requested_ms >= 0),"
+	" entry_ms INTEGER,"
+	" asleep_ms INTEGER CHECK (asleep_ms IS NULL OR asleep_ms >= 0),"
+	" awake_ms INTEGER CHECK (awake_ms IS NULL OR awake_ms >= 0),"
+	" irq INTEGER,"
+	" irq_name TEXT,"
+	" sources TEXT,"
+	" rescued INTEGER NOT NULL DEFAULT 0 CHECK (rescued IN (0, 1))"
+	") STRICT;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
@@ -228,6 +250,7 @@ const char *const results_schema_migrations[] = {
 	schema_v4,
 	schema_v5,
 	schema_v6,
+	schema_v7,
 };
 
 const size_t results_schema_n_migrations =

@@ -56,6 +56,13 @@ check "smoke: kernel version and knob recorded on every verdict" \
 check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
 check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never failed" \
     [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 -a "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
+# wake accounting (issue 18 part 5; its negative control: tests/e2e/wake.sh): every suspend's
+# wake stored with the time the board measured asleep, the QMP one recorded and skipped
+check "smoke: every suspend's wake accounted, the board's time asleep measured" \
+    [ "$(sql "$db" "SELECT count(*) FROM cycle_wakes w JOIN cycles c ON w.cycle_id=c.id WHERE c.run_id=$RUN_ID AND w.asleep_ms IS NOT NULL")" -eq 3 ]
+check "smoke: wake-time judged every suspend (the QMP wake a skip), never failed" \
+    [ "$(verdicts "$RUN_ID" wake-time skip)" -ge 1 -a "$(verdicts "$RUN_ID" wake-time fail)" -eq 0 -a \
+      "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='wake-time'")" -eq 3 ]
 
 # --- knob-semantics at knob 0: positive control on the default kernel -----------------------
 run knob0 tests/e2e/plans/knob0.yaml

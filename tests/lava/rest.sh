@@ -190,7 +190,8 @@ case "$1" in
     knob) echo "knob=$2 value=$3" ;;
     trace-setup) echo "trace=on clock=boot events=7" ;;
     start-workloads) echo "workloads=4" ;;
-    suspend) echo "result=0 successes=1 slept_s=3 presync_ms=12 last_failed_step=" ;;
+    suspend) echo "result=0 successes=1 slept_s=3 presync_ms=12 last_failed_step="
+        echo "wake irq=8 irq_name=rtc0 asleep_ms=2900 awake_ms=400 sources=rtc0:1:1" ;;
     trace-read) printf '%s\n' "fs_freeze 10000000000 " "freeze_super 10001000000 nvme0n1p1" \
         "freeze_super_ret 10002000000 " "fs_freeze_done 10003000000 " "fs_thaw 12000000000 " \
         "thaw_super 12001000000 nvme0n1p1" "fs_thaw_done 12002000000 " ;;
@@ -243,11 +244,15 @@ cp "$work/jobs-cases.json" "$work/jobs.json"
 rig lava import --db "$work/evidence.db" --server "$URL" --job 21
 verdicts=$(sql "$work/evidence.db" "SELECT group_concat(v.name || ':' || ifnull(v.filesystem, '-') || ':' || v.result, ' ')
     FROM (SELECT * FROM verdicts ORDER BY name, filesystem) v")
+# the suspend's wake accounting: LAVA cannot see the board fall asleep (entry unknown)
+wakes=$(sql "$work/evidence.db" "SELECT group_concat(wake || ':' || requested_ms || ':' || asleep_ms || ':' ||
+    ifnull(entry_ms, '?') || ':' || irq_name || ':' || sources, ' ') FROM cycle_wakes")
 if [ "$rc" = 1 ] && grep -q 'console lines in its log' "$work/out" &&
-   [ "$verdicts" = "clean-resume:-:pass knob-semantics:-:fail order:-:skip stall:loop-ext4:fail stall:nvme-btrfs:fail stall:nvme-ext4:pass stall:sata-xfs:fail suspend:-:pass" ]; then
-    pass "a job's evidence fetched with its log by REST and judged by the rig: $verdicts (exit $rc)"
+   [ "$verdicts" = "clean-resume:-:pass knob-semantics:-:fail order:-:skip stall:loop-ext4:fail stall:nvme-btrfs:fail stall:nvme-ext4:pass stall:sata-xfs:fail suspend:-:pass wake-time:-:pass" ] &&
+   [ "$wakes" = "rtc:3000:2900:?:rtc0:rtc0:1:1" ]; then
+    pass "a job's evidence fetched with its log by REST and judged by the rig: $verdicts; wake $wakes (exit $rc)"
 else
-    cat "$work/out" "$work/err"; echo "$verdicts"; fail "evidence over REST (exit $rc)"
+    cat "$work/out" "$work/err"; echo "$verdicts"; echo "$wakes"; fail "evidence over REST (exit $rc)"
 fi
 
 [ "$failures" = 0 ] && echo "tests/lava/rest.sh: all passed" || echo "tests/lava/rest.sh: $failures failed"

@@ -506,10 +506,69 @@ systemd_sleep() {
     [ "$result" = success ]
 }
 
+# Wake accounting: wake_mark just before the sleep, wake_report right after it returns; the line
+# `wake irq= irq_name= asleep_ms= awake_ms= sources=` that rig/judge/wake_time.h reads. What the
+# kernel lacks is reported as "unavailable", never an error (a board without the file sleeps on).
+#   asleep_ms  Δ(CLOCK_BOOTTIME) − Δ(CLOCK_MONOTONIC) over the sleep: monotonic stops while
+#              suspended, boottime does not. Boottime from /proc/uptime (10 ms steps), monotonic
+#              from /proc/timer_list's "now at" (root only).
+#   awake_ms   Δ(CLOCK_MONOTONIC): the time the board was awake between the mark and the report
+#              (the kernel's suspend entry and resume; the host cannot split it).
+#   irq        /sys/power/pm_wakeup_irq (the kernel clears it as each suspend starts; unreadable
+#              when no wakeup interrupt was recorded), irq_name its action in /proc/interrupts.
+#   sources    the wakeup sources (/sys/class/wakeup/wakeup*/) whose event_count or
+#              wakeup_count changed: NAME:EVENTS:WAKEUPS,... ("none": none did).
+# RIG_SYSFS and RIG_PROC stand for /sys and /proc (workloads/tests/rig-dut-wake.sh).
+wake_clocks() {
+    p=${RIG_PROC:-/proc}
+    b=$(awk '{ printf "%.0f", $1 * 1000 }' "$p/uptime" 2>/dev/null)
+    m=$(awk '/^now at [0-9]+ nsecs/ { printf "%.0f", $3 / 1000000; exit }' "$p/timer_list" 2>/dev/null)
+    [ -n "$b" ] && [ -n "$m" ] && echo "$b $m"
+}
+# wake_counts — "wakeupN NAME EVENTS WAKEUPS" per wakeup source (NAME without the line's separators).
+wake_counts() {
+    for d in "${RIG_SYSFS:-/sys}"/class/wakeup/wakeup*; do
+        [ -r "$d/event_count" ] || continue
+        n=$( (tr ' ,:="' '_____' <"$d/name") 2>/dev/null)
+        e=$(cat "$d/event_count" 2>/dev/null) w=$(cat "$d/wakeup_count" 2>/dev/null)
+        echo "${d##*/} ${n:-${d##*/}} ${e:-0} ${w:-0}"
+    done
+}
+wake_mark() {
+    wake_clocks >"$STATE/wake-clocks" || : >"$STATE/wake-clocks"
+    if [ -d "${RIG_SYSFS:-/sys}/class/wakeup" ]; then wake_counts >"$STATE/wake-counts"
+    else rm -f "$STATE/wake-counts"; fi
+}
+wake_report() {
+    now=$(wake_clocks) then=$(cat "$STATE/wake-clocks" 2>/dev/null)
+    asleep=unavailable awake=unavailable
+    if [ -n "$now" ] && [ -n "$then" ]; then
+        b0=${then% *} m0=${then#* } b1=${now% *} m1=${now#* }
+        awake=$((m1 - m0)) asleep=$(( (b1 - b0) - (m1 - m0) ))
+        [ "$asleep" -ge 0 ] || asleep=0      # boottime's 10 ms steps against monotonic's 1 ms
+    fi
+    irq=$(cat "${RIG_SYSFS:-/sys}/power/pm_wakeup_irq" 2>/dev/null) irq_name=unavailable
+    case $irq in
+        ''|*[!0-9]*) irq=unavailable ;;
+        *) irq_name=$(awk -v i="$irq:" '$1 == i { print $NF; exit }' "${RIG_PROC:-/proc}/interrupts" 2>/dev/null)
+           irq_name=${irq_name:-unavailable} ;;
+    esac
+    sources=unavailable
+    if [ -f "$STATE/wake-counts" ]; then
+        wake_counts >"$STATE/wake-counts-after"
+        sources=$(awk 'FILENAME == ARGV[1] { e[$1] = $3; w[$1] = $4; next }
+            { de = $3 - e[$1]; dw = $4 - w[$1] }
+            de != 0 || dw != 0 { printf "%s%s:%d:%d", sep, $2, de, dw; sep = "," }' \
+            "$STATE/wake-counts" "$STATE/wake-counts-after")
+        sources=${sources:-none}
+    fi
+    echo "wake irq=$irq irq_name=$irq_name asleep_ms=$asleep awake_ms=$awake sources=$sources"
+}
+
 # suspend MODE WAKE SECONDS [VERB] — deep|s2idle|shallow; wake rtc (rtcwake) or external
 # (qmp/button: the host wakes the board). VERB: enter the sleep through `systemctl VERB`
 # (suspend, hybrid-sleep, suspend-then-hibernate) instead of writing /sys/power/state.
-# Returns after resume with the kernel's result.
+# Returns after resume with the kernel's result, then the wake accounting (wake_report).
 
 cmd_suspend() {
     mode=$1 wake=$2 secs=$3 verb=${4:-}
@@ -537,15 +596,18 @@ cmd_suspend() {
     start=$(date +%s)
     echo "rig-dut: suspend $mode wake=$wake${verb:+ via systemctl $verb}" >/dev/kmsg
     systemd=
+    wake_mark
     if [ -n "$verb" ]; then
         if systemd=$(systemd_sleep "$verb"); then rc=0; else rc=1; fi
         systemd=" via=systemctl $systemd"
     elif echo "$state" >/sys/power/state; then rc=0; else rc=$?; fi
+    woke=$(wake_report)
     after=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo 0)
     echo 0 >/sys/power/pm_debug_messages 2>/dev/null
     [ -n "${printk_saved:-}" ] && echo "$printk_saved" >/proc/sys/kernel/printk
     echo "result=$rc successes=$((after - before)) slept_s=$(( $(date +%s) - start )) presync_ms=$presync_ms" \
          "last_failed_step=$(cat /sys/power/suspend_stats/last_failed_step 2>/dev/null | tr ' ' _)$systemd"
+    echo "$woke"
 }
 
 # hibernate [shutdown|reboot] [systemctl] — write the image and power off (reboot: QEMU restarts

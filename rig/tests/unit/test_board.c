@@ -155,6 +155,8 @@ static void every_key_lands_in_its_field(void **state)
 	assert_int_equal(b->timeouts.resume, 4);
 	assert_int_equal(b->timeouts.hibernate, 5);
 	assert_int_equal(b->timeouts.restore, 6);
+	assert_int_equal(b->wake_timing.early_ms, 0);    /* 0 is a value: no early wake allowed */
+	assert_int_equal(b->wake_timing.late_ms, 9000);
 	board_free(b);
 }
 
@@ -223,6 +225,8 @@ static void defaults_fill_what_is_not_written(void **state)
 	assert_int_equal(b->timeouts.resume, 60);
 	assert_int_equal(b->timeouts.hibernate, 240);
 	assert_int_equal(b->timeouts.restore, 240);
+	assert_int_equal(b->wake_timing.early_ms, 2500);
+	assert_int_equal(b->wake_timing.late_ms, 5000);
 	assert_int_equal(b->n_filesystems, 0);
 	board_free(b);
 }
@@ -400,6 +404,9 @@ static const struct bad_case bad_cases[] = {
 	{ "deploy-command-no-run.yaml", "deploy.command.run", "required key missing" },
 	{ "deploy-tftp-no-kernel.yaml", "boot.kernel", "required key missing (deploy.backend tftp" },
 	{ "billion-laughs.yaml", "", "YAML alias *l0: aliases are refused" },
+	{ "wake-timing-negative.yaml", "wake_timing.early_ms", "expected an unsigned integer, got \"-1\"" },
+	{ "wake-timing-too-late.yaml", "wake_timing.late_ms", "must be at most 3600000, got 3600001" },
+	{ "wake-timing-unknown-key.yaml", "wake_timing.early", "unknown key" },
 };
 
 static void bad_board_fails_at_its_line(void **state)

@@ -78,6 +78,8 @@ struct fake_dut {
 
 	/* behaviour */
 	bool warn_on_resume;            /* a WARNING between wake and suspend exit */
+	bool premature_wake;            /* its wake line: asleep 10 ms of a 1 s alarm */
+	bool presync;                   /* its result line says how long it synced (presync_ms) */
 	bool refuse_freeze;             /* tasks refuse to freeze: the suspend fails, EBUSY */
 	bool write_while_frozen;        /* a store completes well inside the frozen window */
 	const struct evidence *script;  /* answer every command from this recorded evidence */
@@ -234,7 +236,16 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 				  : "result=0 successes=1 slept_s=1 last_failed_step= via=systemctl "
 				    "systemd_result=success user_freeze=froze user_thaw=thawed "
 				    "sleep_pre_ms=300 sleep_post_ms=80\n");
-	return fake_reply(f, seq, 0, "result=0 successes=1 slept_s=1 last_failed_step=\n");
+	/* rig-dut's wake accounting (workloads/tests/rig-dut-wake.sh): about what the alarm left */
+	return fake_reply(f, seq, 0,
+			  f->premature_wake
+			  ? "result=0 successes=1 slept_s=1 last_failed_step=\n"
+			    "wake irq=9 irq_name=acpi asleep_ms=10 awake_ms=20 sources=PNP0C0C_00:1:1\n"
+			  : f->presync
+			  ? "result=0 successes=1 slept_s=1 presync_ms=5 last_failed_step=\n"
+			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n"
+			  : "result=0 successes=1 slept_s=1 last_failed_step=\n"
+			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n");
 }
 
 /* rig-dut trace-read: "event t_ns [dev]" lines of one suspend's frozen window. */
@@ -727,6 +738,56 @@ static void test_two_clean_suspends(void **state)
 				     "h.cycle_id = c.id WHERE c.run_id = %lld AND h.applicable = 0 AND "
 				     "h.qemu_wait_s IS NULL AND h.starved = 0 AND h.reclassified = 0",
 				 (long long)r->totals.run_id), 2);
+	/* The wake accounting came back in the suspend's own reply: no command more. */
+	assert_int_equal(verdicts(r, 0, "wake-time", "pass"), 1);
+	assert_int_equal(verdicts(r, 1, "wake-time", "pass"), 1);
+	assert_string_equal(sql_text(r, buf, sizeof(buf), "SELECT wake || ':' || requested_ms || ':' "
+				     "|| asleep_ms || ':' || awake_ms || ':' || irq || ':' || irq_name "
+				     "|| ':' || sources || ':' || rescued FROM cycle_wakes w JOIN cycles c "
+				     "ON w.cycle_id = c.id WHERE c.idx = 0"),
+			    "rtc:1000:900:150:8:rtc0:rtc0:1:1:0");
+	/* its reply has no presync_ms: when the alarm was armed is unknown, so is the entry
+	 * (NULL, never 0), and the verdict judges the bounds */
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_wakes WHERE entry_ms IS NULL"), 2);
+}
+
+/* rig-dut said how long it synced before arming the alarm and the host saw the board asleep:
+ * the entry is known (host time from the request to the S3 event, less the sync), and the sleep
+ * is judged against what the alarm left it. */
+static void test_wake_time_with_the_entry_seen(void **state)
+{
+	struct run *r = *state;
+	char buf[512];
+
+	r->fake.presync = true;
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	assert_int_equal(verdicts(r, 0, "wake-time", "pass"), 1);
+	assert_true(sql_int(r, "SELECT entry_ms FROM cycle_wakes WHERE entry_ms IS NOT NULL") >= 0);
+	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycle_wakes WHERE entry_ms IS NOT NULL"), 1);
+	sql_text(r, buf, sizeof(buf), "SELECT detail FROM verdicts WHERE name = 'wake-time'");
+	assert_non_null(strstr(buf, "asleep 900 ms of the "));
+	assert_non_null(strstr(buf, "(alarm 1000 ms after arming, asleep "));
+}
+
+/* A board woken long before its alarm: wake-time fails the cycle, with the numbers and the
+ * source it named. */
+static void test_premature_wake_fails_wake_time(void **state)
+{
+	struct run *r = *state;
+	char buf[512];
+
+	r->fake.premature_wake = true;
+	r->opts.cycles = 1;
+	r->board->wake_timing.early_ms = 100;   /* the plan's alarm is 1 s: the default allows 2.5 */
+	assert_int_equal(run_engine(r), RIG_EXIT_FAIL);
+	assert_int_equal(verdicts(r, 0, "suspend", "pass"), 1);
+	assert_int_equal(verdicts(r, 0, "wake-time", "fail"), 1);
+	assert_string_equal(cycle_status(r, 0, buf, sizeof(buf)), "fail");
+	sql_text(r, buf, sizeof(buf), "SELECT detail FROM verdicts WHERE name = 'wake-time'");
+	assert_non_null(strstr(buf, "premature wake: back 30 ms after arming, 970 ms before its alarm"));
+	assert_non_null(strstr(buf, "irq 9 (acpi), wakeup sources PNP0C0C_00:1:1"));
+	assert_int_equal(sql_int(r, "SELECT asleep_ms FROM cycle_wakes"), 10);
 }
 
 /* The kernel's identity: meta.json of the deployed build against what the board reports. */
@@ -1325,6 +1386,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_systemd_reported_failure_fails, setup_systemctl,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_warning_fails_clean_resume, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_premature_wake_fails_wake_time, setup_suspend,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wake_time_with_the_entry_seen, setup_suspend,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_tasks_refusing_to_freeze_fail_suspend_and_clean_resume,
 						setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_known_warning_passes, setup_suspend, teardown),

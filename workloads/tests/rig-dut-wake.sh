@@ -1,0 +1,80 @@
+#!/bin/bash
+# rig-dut's wake accounting (wake_mark before the sleep, wake_report after it: workloads/agent/
+# rig-dut.sh) over a stand-in /sys and /proc: the line it prints is what the rig's judge reads
+# (ev_parse_wake, rig/tests/unit/test_judge_wake.c parses this very line). A kernel that lacks a
+# file gives "unavailable", never an error. No board; under a second.
+set -u
+cd "$(dirname "$0")/../.."
+fails=0
+check() {
+    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
+}
+eval "$(sed -n '/^wake_clocks() {/,/^}/p;/^wake_counts() {/,/^}/p;/^wake_mark() {/,/^}/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+export RIG_SYSFS=$root/sys RIG_PROC=$root/proc
+STATE=$root/state
+mkdir -p "$STATE" "$RIG_PROC" "$RIG_SYSFS/power"
+
+source_at() {   # source_at N NAME EVENTS WAKEUPS
+    mkdir -p "$RIG_SYSFS/class/wakeup/wakeup$1"
+    echo "$2" >"$RIG_SYSFS/class/wakeup/wakeup$1/name"
+    echo "$3" >"$RIG_SYSFS/class/wakeup/wakeup$1/event_count"
+    echo "$4" >"$RIG_SYSFS/class/wakeup/wakeup$1/wakeup_count"
+}
+clocks() {      # clocks BOOTTIME_S MONOTONIC_NS
+    echo "$1 0.00" >"$RIG_PROC/uptime"
+    printf 'Timer List Version: v0.9\nHRTIMER_MAX_CLOCK_BASES: 8\nnow at %s nsecs\n\ncpu: 0\n' "$2" \
+        >"$RIG_PROC/timer_list"
+}
+
+# A board asleep 5.2 s after 1.3 s of suspend entry and resume: the RTC's interrupt and its
+# wakeup source counted; a source that did not change is left out, one with a space in its
+# name keeps a name of one word.
+clocks 100.00 90000000000
+source_at 0 "00:01" 3 1
+source_at 1 "PNP0C0C:00" 0 0
+source_at 2 "alarmtimer.0.auto" 7 2
+source_at 3 "serial port" 4 0
+wake_mark
+clocks 106.50 91300000000
+source_at 0 "00:01" 4 2
+source_at 2 "alarmtimer.0.auto" 8 2
+echo 8 >"$RIG_SYSFS/power/pm_wakeup_irq"
+printf '           CPU0\n  0:         50   IO-APIC   2-edge      timer\n  8:          1   IO-APIC   8-edge      rtc0\n  9:          0   IO-APIC   9-fasteoi   acpi\n' \
+    >"$RIG_PROC/interrupts"
+check "the clocks, the wakeup IRQ by name, the sources that counted" "$(wake_report)" \
+    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0"
+
+# A wakeup source that appeared during the sleep counts from zero.
+source_at 4 "usb1" 2 1
+check "a source new since the mark" "$(wake_report)" \
+    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0,usb1:2:1"
+
+# Nothing changed: "none", not unavailable.
+wake_mark
+check "no source counted" "$(wake_report)" \
+    "wake irq=8 irq_name=rtc0 asleep_ms=0 awake_ms=0 sources=none"
+
+# An IRQ /proc/interrupts does not list.
+echo 41 >"$RIG_SYSFS/power/pm_wakeup_irq"
+check "an IRQ without a name" "$(wake_report | cut -d' ' -f2-3)" "irq=41 irq_name=unavailable"
+
+# A kernel without pm_wakeup_irq (or one that recorded none: the read fails), /proc/timer_list,
+# /sys/class/wakeup: every field unavailable, nothing on stderr.
+rm -rf "$RIG_SYSFS/power/pm_wakeup_irq" "$RIG_PROC/timer_list" "$RIG_SYSFS/class/wakeup"
+wake_mark
+out=$(wake_report 2>&1)
+check "everything missing: unavailable, no complaint" "$out" \
+    "wake irq=unavailable irq_name=unavailable asleep_ms=unavailable awake_ms=unavailable sources=unavailable"
+
+# The mark taken on a board without the clocks, the report with them: still unavailable.
+clocks 100.00 90000000000
+check "no clocks at the mark" "$(wake_report | cut -d' ' -f4-5)" "asleep_ms=unavailable awake_ms=unavailable"
+
+# cmd_suspend marks just before it sleeps and prints the report after its result line.
+check "cmd_suspend marks before the sleep" \
+    "$(sed -n '/^cmd_suspend() {/,/^}/p' workloads/agent/rig-dut.sh | grep -c -e '^    wake_mark$' -e '^    woke=\$(wake_report)$' -e '^    echo "\$woke"$')" 3
+
+echo "rig-dut-wake: $fails failed"
+[ "$fails" -eq 0 ]
