@@ -20,7 +20,10 @@ enum step_kind {
 /* Order matches the names: "deep", "s2idle", "shallow", "disk" (disk: pm_test only). */
 enum sleep_mode { SLEEP_DEEP, SLEEP_S2IDLE, SLEEP_SHALLOW, SLEEP_DISK };
 enum wake_source { WAKE_RTC, WAKE_QMP, WAKE_BUTTON, WAKE_SERIAL };
-enum step_inject { INJECT_NONE, INJECT_HANG };
+/* hang: QMP "stop" as the board resumes. early-wake: the rig wakes an RTC-woken board through its
+ * power backend EARLY_WAKE_S into the sleep, long before the alarm (wake-time's negative control). */
+enum step_inject { INJECT_NONE, INJECT_HANG, INJECT_EARLY_WAKE };
+#define EARLY_WAKE_S 2
 enum pm_test_level {
 	PM_TEST_FREEZER, PM_TEST_DEVICES, PM_TEST_PLATFORM, PM_TEST_PROCESSORS, PM_TEST_CORE,
 };
@@ -33,7 +36,7 @@ struct step_suspend {
 	enum sleep_mode mode;       /* default deep */
 	enum wake_source wake;      /* default rtc */
 	unsigned seconds;           /* asleep this long before the wake; default 5 */
-	enum step_inject inject;    /* hang: QMP "stop" while asleep (tests the hang path) */
+	enum step_inject inject;    /* hang, early-wake (above); tests the hang and wake paths */
 	enum sleep_via via;         /* default sysfs; systemctl: systemctl suspend */
 };
 

@@ -96,6 +96,25 @@ static int need_systemd(const struct step_ctx *c, enum sleep_via via)
 	return step_error(c, "via", "sleep through systemctl needs a board with init: systemd");
 }
 
+/* early-wake wakes the board with QMP system_wakeup, which wakes S3 only, well before an RTC
+ * alarm: the alarm must leave the timing a margin over the wake EARLY_WAKE_S into the sleep. */
+static int check_early_wake(const struct step_ctx *c, const struct step_suspend *s)
+{
+	if (!c->board->power.qemu)
+		return step_error(c, "inject", "\"early-wake\" needs a qemu board (QMP system_wakeup)");
+	if (s->wake != WAKE_RTC || s->mode != SLEEP_DEEP)
+		return step_error(c, "inject", "\"early-wake\" wakes a deep sleep before its RTC alarm: "
+				  "needs mode: deep and wake: rtc");
+	if (s->seconds < 5 * EARLY_WAKE_S) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "\"early-wake\" needs seconds of at least %u (the wake "
+			 "comes %u s into the sleep)", 5 * EARLY_WAKE_S, EARLY_WAKE_S);
+		return step_error(c, "inject", what);
+	}
+	return 0;
+}
+
 static int check_suspend(const struct step_ctx *c)
 {
 	const struct step_suspend *s = &c->step->u.suspend;
@@ -110,6 +129,8 @@ static int check_suspend(const struct step_ctx *c)
 		return step_error(c, "wake", "suspend-then-hibernate owns the RTC alarm: wake with qmp, serial or button");
 	if (s->inject == INJECT_HANG && !c->board->power.qemu)
 		return step_error(c, "inject", "\"hang\" needs a qemu board (it stops the VM)");
+	if (s->inject == INJECT_EARLY_WAKE)
+		return check_early_wake(c, s);
 	return 0;
 }
 

@@ -63,7 +63,8 @@ int step_format(const struct step *step, char *buf, size_t size)
 		return snprintf(buf, size, "%s %s wake=%s %us%s%s%s", kind,
 				sleep_mode_name(step->u.suspend.mode),
 				wake_source_name(step->u.suspend.wake), step->u.suspend.seconds,
-				step->u.suspend.inject == INJECT_HANG ? " inject=hang" : "",
+				step->u.suspend.inject == INJECT_HANG ? " inject=hang"
+				: step->u.suspend.inject == INJECT_EARLY_WAKE ? " inject=early-wake" : "",
 				step->u.suspend.via != VIA_SYSFS ? " via=" : "",
 				step->u.suspend.via != VIA_SYSFS ? sleep_via_name(step->u.suspend.via) : "");
 	case STEP_HIBERNATE:

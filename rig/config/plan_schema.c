@@ -26,7 +26,7 @@ const char *const plan_step_names[] = {
 	[STEP_PM_TEST] = "pm_test",     [STEP_KNOB] = "knob",
 	[STEP_FSFREEZE] = "fsfreeze",   NULL,
 };
-static const char *const injects[] = { "none", "hang", NULL };
+static const char *const injects[] = { "none", "hang", "early-wake", NULL };
 static const char *const on_hang_values[] = { "continue", "stop", NULL };
 static const char *const workload_names[] = { "journal", "journal-write", "meta", "fio", "journald",
 					       "none", NULL };

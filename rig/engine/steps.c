@@ -173,6 +173,17 @@ static int run_suspend(struct engine_ctx *ctx, const struct step_suspend *st,
 			if (r == WAIT_DONE && wake_board(ctx, st->wake, err) < 0)
 				goto fail;
 		}
+		/* inject: early-wake wakes the board the way the plan did not ask, long before its
+		 * RTC alarm: a premature wake, which the wake-time verdict must fail. */
+		if (st->inject == INJECT_EARLY_WAKE) {
+			r = wait_idle(ctx, ms(EARLY_WAKE_S), &reply, err);
+			if (r != WAIT_DONE && r != WAIT_REPLIED)
+				goto failed_wait_resume;
+			session_say(ctx->s, "  inject early-wake: waking the board %u s into its %u s "
+				    "alarm", EARLY_WAKE_S, st->seconds);
+			if (r == WAIT_DONE && power_wakeup(ctx->s->power, err) < 0)
+				goto fail;
+		}
 		/* inject: hang stops the CPUs as the board starts to resume: a resume that never
 		 * finishes, which only the phase timeout can catch. */
 		if (st->inject == INJECT_HANG && power_inject_hang(ctx->s->power, err) < 0)

@@ -58,7 +58,7 @@ void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out)
 	char text[EV_WAKE_SOURCES_MAX];
 
 	memset(out, 0, sizeof(*out));
-	out->irq = out->asleep_ms = out->awake_ms = -1;
+	out->irq = out->asleep_ms = out->awake_ms = out->hw_sleep_ms = -1;
 	for (size_t i = 0; i < n && !line; i++)
 		if (strncmp(lines[i], "wake ", 5) == 0 && strstr(lines[i], " asleep_ms="))
 			line = lines[i];
@@ -77,6 +77,12 @@ void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out)
 		if (strcmp(text, "none") != 0)
 			snprintf(out->sources, sizeof(out->sources), "%s", text);
 	}
+	if (kv_get(line, "rtc", out->rtc, sizeof(out->rtc)) && out->rtc[0] &&
+	    strcmp(out->rtc, "unavailable") != 0)
+		out->rtc_known = true;
+	if (!out->rtc_known || strcmp(out->rtc, "none") == 0)
+		out->rtc[0] = '\0';
+	out->hw_sleep_ms = count_of(line, "hw_sleep_ms");
 }
 
 void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w)

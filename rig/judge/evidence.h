@@ -72,8 +72,11 @@ void ev_parse_sleep(const char *const *lines, size_t n, struct ev_sleep *out);
 
 /* rig-dut suspend's wake accounting, the line after its result: "wake irq=N|unavailable
  * irq_name=NAME|unavailable asleep_ms=MS|unavailable awake_ms=MS|unavailable
- * sources=NAME:EVENTS:WAKEUPS,...|none|unavailable" (workloads/agent/rig-dut.sh, wake_report). */
+ * sources=NAME:EVENTS:WAKEUPS,...|none|unavailable rtc=NAME,...|none|unavailable
+ * hw_sleep_ms=MS|unavailable" (workloads/agent/rig-dut.sh, wake_report; a rig-dut before rtc=
+ * and hw_sleep_ms= leaves them unknown). */
 #define EV_WAKE_SOURCES_MAX 256
+#define EV_WAKE_RTC_MAX 96
 struct ev_wake {
 	bool reported;                  /* the reply had the line (a rig-dut before it has none) */
 	long irq;                       /* /sys/power/pm_wakeup_irq; -1 unavailable */
@@ -82,6 +85,9 @@ struct ev_wake {
 	long awake_ms;                  /* Δmonotonic over the same span; -1 unavailable */
 	bool sources_known;             /* the board has /sys/class/wakeup */
 	char sources[EV_WAKE_SOURCES_MAX]; /* the sources that counted; "" none did */
+	bool rtc_known;                 /* the board said which wakeup sources are the RTC's */
+	char rtc[EV_WAKE_RTC_MAX];      /* their names, "NAME,..."; "" the RTC has none */
+	long hw_sleep_ms;               /* the hardware's own record (total_hw_sleep); -1 unavailable */
 };
 
 void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out);

@@ -1,24 +1,67 @@
 /* The wake-time verdict: an RTC-woken sleep against what its alarm left it (wake_time.h). */
 #include "judge/wake_time.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* What woke the board, as far as it could tell: the wakeup IRQ and the sources that counted. */
+/* What woke the board, as far as it could tell: the wakeup IRQ and the sources that counted,
+ * which of them are the RTC's, and the hardware's own time asleep where it keeps one. */
 static void source_of(const struct ev_wake *b, char *buf, size_t size)
 {
-	char irq[64] = "no wakeup irq recorded";
+	char irq[64] = "no wakeup irq recorded", rtc[EV_WAKE_RTC_MAX + 40] = "", hw[48] = "";
+	int n;
 
 	if (b->irq >= 0)
 		snprintf(irq, sizeof(irq), "irq %ld (%s)", b->irq, b->irq_name[0] ? b->irq_name : "unnamed");
+	if (b->rtc_known)
+		snprintf(rtc, sizeof(rtc), b->rtc[0] ? ", the RTC's: %s" : ", the RTC has none", b->rtc);
+	if (b->hw_sleep_ms >= 0)
+		snprintf(hw, sizeof(hw), ", hardware asleep %ld ms", b->hw_sleep_ms);
 	if (!b->sources_known)
-		snprintf(buf, size, "%s, wakeup sources unavailable", irq);
+		n = snprintf(buf, size, "%s, wakeup sources unavailable", irq);
 	else if (b->sources[0])
-		snprintf(buf, size, "%s, wakeup sources %s", irq, b->sources);
+		n = snprintf(buf, size, "%s, wakeup sources %s", irq, b->sources);
 	else if (b->irq >= 0)
-		snprintf(buf, size, "%s, no wakeup source counted", irq);
+		n = snprintf(buf, size, "%s, no wakeup source counted", irq);
 	else
-		snprintf(buf, size, "source unknown (no wakeup irq recorded, no wakeup source counted)");
+		n = snprintf(buf, size, "source unknown (no wakeup irq recorded, no wakeup source "
+			     "counted)");
+	if (n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s%s", rtc, hw);
+}
+
+/* Whether name (len bytes) is one of list's comma-separated names. */
+static bool listed(const char *list, const char *name, size_t len)
+{
+	for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strcspn(p, ",") == len && strncmp(p, name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Did something other than the RTC wake a board that was to wake on it? Only when the board
+ * names its RTC's wakeup sources, none of them counted and another source did: an RTC without a
+ * wakeup source, or a sleep where nothing counted, is no evidence either way (the timing
+ * decides). A wakeup IRQ named rtc* is the RTC's. others gets the sources that did count. */
+static bool other_source(const struct ev_wake *b, char *others, size_t size)
+{
+	size_t used = 0;
+
+	others[0] = '\0';
+	if (strncmp(b->irq_name, "rtc", 3) == 0 || !b->sources_known || !b->rtc_known || !b->rtc[0])
+		return false;
+	for (const char *p = b->sources; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		size_t entry = strcspn(p, ","), name = strcspn(p, ":,");
+
+		if (listed(b->rtc, p, name))
+			return false;
+		if (used < size)
+			used += (size_t)snprintf(others + used, size - used, "%s%.*s", used ? "," : "",
+						 (int)entry, p);
+	}
+	return others[0] != '\0';
 }
 
 /* The RTC alarm judged: the board reported its clocks.
@@ -70,7 +113,8 @@ enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, cha
 					    size_t size)
 {
 	const struct ev_wake *b = w->board;
-	char source[EV_WAKE_SOURCES_MAX + 96], asleep[48] = "time asleep unavailable";
+	char source[EV_WAKE_SOURCES_MAX + EV_WAKE_RTC_MAX + 128], others[EV_WAKE_SOURCES_MAX];
+	char asleep[48] = "time asleep unavailable";
 
 	if (!b || !b->reported) {
 		snprintf(detail, size, "no wake accounting in the board's reply (a rig-dut without "
@@ -90,6 +134,17 @@ enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, cha
 			 "verdict judges that); %s; %s", asleep, source);
 		return RESULTS_VERDICT_SKIP;
 	}
+	if (other_source(b, others, sizeof(others))) {
+		char back[48] = "";
+
+		if (b->asleep_ms >= 0 && b->awake_ms >= 0)
+			snprintf(back, sizeof(back), ", back %ld ms after arming",
+				 b->asleep_ms + b->awake_ms);
+		snprintf(detail, size, "premature wake: woken by %s, not the RTC (its wakeup source %s "
+			 "did not count) with its alarm %ld ms after arming%s; %s; %s", others, b->rtc,
+			 w->requested_ms, back, asleep, source);
+		return RESULTS_VERDICT_FAIL;
+	}
 	if (b->asleep_ms < 0 || b->awake_ms < 0) {
 		snprintf(detail, size, "time asleep unavailable on the board (rig-dut reads "
 			 "/proc/uptime and /proc/timer_list); %s", source);
@@ -102,7 +157,7 @@ int judge_wake_time(const struct judge_context *c, struct judgement *j,
 		    const struct judge_wake_time *w, struct rig_err *err)
 {
 	struct judge_wake_time judged = *w;
-	char detail[EV_WAKE_SOURCES_MAX + 512];
+	char detail[2 * EV_WAKE_SOURCES_MAX + EV_WAKE_RTC_MAX + 512];
 	enum results_verdict_result r;
 
 	judged.early_ms = c->board->wake_timing.early_ms;
@@ -110,6 +165,9 @@ int judge_wake_time(const struct judge_context *c, struct judgement *j,
 	r = wake_time_judge(&judged, detail, sizeof(detail));
 	if (w->board && w->board->asleep_ms >= 0 &&
 	    judge_measure(j, "wake_asleep_ms", NULL, (double)w->board->asleep_ms, "ms", err) < 0)
+		return -1;
+	if (w->board && w->board->hw_sleep_ms >= 0 &&
+	    judge_measure(j, "wake_hw_sleep_ms", NULL, (double)w->board->hw_sleep_ms, "ms", err) < 0)
 		return -1;
 	return judge_add(c, j, "wake-time", NULL, r, detail,
 			 r == RESULTS_VERDICT_FAIL ? (const char *const[]){ detail } : NULL,

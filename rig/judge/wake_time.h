@@ -5,10 +5,13 @@
  * with the numbers and the wake source in the detail. Pure: the board's own accounting
  * (ev_parse_wake, rig-dut suspend's wake line), the plan's wake and alarm, and what the host saw.
  *
- * Premature: the board was back (asleep + awake from arming the alarm, the board's boottime) more
- * than early_ms before its alarm's time: something else woke it. Judged on that span, not on the
- * time asleep alone, because the monotonic clock does not stop in every sleep (s2idle on a kernel
- * without a cpuidle driver never suspends timekeeping: asleep_ms stays near 0).
+ * Premature: another wakeup source woke the board while its RTC's stayed quiet (the board names
+ * its RTC's wakeup sources; another counted, none of the RTC's did), or the board was back
+ * (asleep + awake from arming the alarm, the board's boottime) more than early_ms before its
+ * alarm's time: something else woke it. Timed on that span, not on the time asleep alone,
+ * because the monotonic clock does not stop in every sleep (s2idle on a kernel without a cpuidle
+ * driver never suspends timekeeping: asleep_ms stays near 0). A board whose RTC has no wakeup
+ * source, or where no source counted, is judged on the timing alone, and the detail says so.
  *
  * Late: the board slept more than late_ms longer than its alarm left it. rig-dut arms the alarm
  * and then the kernel syncs, freezes and suspends devices (seconds with busy writers), so the

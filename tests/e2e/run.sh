@@ -56,8 +56,8 @@ check "smoke: kernel version and knob recorded on every verdict" \
 check "smoke: order verdict passed (loop fs frozen first)" [ "$(verdicts "$RUN_ID" order pass)" -ge 1 ]
 check "smoke: knob-semantics passed at knob 1 (every filesystem frozen), never failed" \
     [ "$(verdicts "$RUN_ID" knob-semantics pass)" -ge 3 -a "$(verdicts "$RUN_ID" knob-semantics fail)" -eq 0 ]
-# wake accounting (issue 18 part 5; its negative control: tests/e2e/wake.sh): every suspend's
-# wake stored with the time the board measured asleep, the QMP one recorded and skipped
+# wake accounting (issue 18 part 5; its controls: the wake section below): every suspend's wake
+# stored with the time the board measured asleep, the QMP one recorded and skipped
 check "smoke: every suspend's wake accounted, the board's time asleep measured" \
     [ "$(sql "$db" "SELECT count(*) FROM cycle_wakes w JOIN cycles c ON w.cycle_id=c.id WHERE c.run_id=$RUN_ID AND w.asleep_ms IS NOT NULL")" -eq 3 ]
 check "smoke: wake-time judged every suspend (the QMP wake a skip), never failed" \
@@ -91,6 +91,32 @@ check "hang: the first cycle is a hang in phase resume" \
 check "hang: console tail stored for it" [ -n "$(sql "$db" "SELECT console_tail FROM cycles WHERE run_id=$RUN_ID AND idx=0")" ]
 check "hang: recovered by power-cycling, next cycle passed" \
     [ "$(sql "$db" "SELECT status FROM cycles WHERE run_id=$RUN_ID AND idx=1")" = "pass" ]
+
+# --- wake-time: an RTC wake passes, a QMP wake 2 s into a 30 s alarm is premature -----------
+run wake tests/e2e/plans/wake-early.yaml
+wake_of() { # wake_of CYCLE: the cycle's wake row, "wake:requested:asleep:awake:irq_name:sources"
+    sql "$db" "SELECT w.wake || ':' || ifnull(w.requested_ms, '?') || ':' || ifnull(w.asleep_ms, '?') || ':' ||
+               ifnull(w.awake_ms, '?') || ':' || ifnull(w.irq_name, '?') || ':' || ifnull(w.sources, '?')
+               FROM cycle_wakes w JOIN cycles c ON w.cycle_id = c.id WHERE c.run_id = $RUN_ID AND c.idx = $1"
+}
+wake_time() { # wake_time CYCLE: "result|detail" of the cycle's wake-time verdict
+    sql "$db" "SELECT v.result || '|' || v.detail FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
+               WHERE c.run_id = $RUN_ID AND c.idx = $1 AND v.name = 'wake-time'"
+}
+echo "  [wake] rtc:   $(wake_of 0)"
+echo "  [wake]        $(wake_time 0)"
+echo "  [wake] early: $(wake_of 1)"
+echo "  [wake]        $(wake_time 1)"
+check "wake: rig run exits 1 (the premature wake fails its cycle)" [ "$RC" -eq 1 ]
+check "wake: the RTC wake passed wake-time, asleep 4-13 s of its 8 s alarm" \
+    [ "$(wake_time 0 | cut -d'|' -f1)" = pass -a \
+      "$(sql "$db" "SELECT count(*) FROM cycle_wakes w JOIN cycles c ON w.cycle_id=c.id WHERE c.run_id=$RUN_ID AND c.idx=0 AND w.asleep_ms BETWEEN 4000 AND 13000")" -eq 1 ]
+check "wake: the early wake failed wake-time as premature, named the source" \
+    has <(wake_time 1) '^fail\|premature wake: woken by [^ ]+, not the RTC'
+check "wake: the early wake slept about 2 s of its 30" \
+    [ "$(sql "$db" "SELECT count(*) FROM cycle_wakes w JOIN cycles c ON w.cycle_id=c.id WHERE c.run_id=$RUN_ID AND c.idx=1 AND w.asleep_ms BETWEEN 500 AND 15000")" -eq 1 ]
+check "wake: the early wake's suspend itself passed (only its wake failed)" \
+    [ "$(sql "$db" "SELECT v.result FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND c.idx=1 AND v.name='suspend'")" = pass ]
 
 # --- no-loss: power cut while suspended and a discarded hibernation image ------------------
 run loss-knob1 tests/e2e/plans/power-cut.yaml

@@ -507,8 +507,9 @@ systemd_sleep() {
 }
 
 # Wake accounting: wake_mark just before the sleep, wake_report right after it returns; the line
-# `wake irq= irq_name= asleep_ms= awake_ms= sources=` that rig/judge/wake_time.h reads. What the
-# kernel lacks is reported as "unavailable", never an error (a board without the file sleeps on).
+# `wake irq= irq_name= asleep_ms= awake_ms= sources= rtc= hw_sleep_ms=` that
+# rig/judge/wake_time.h reads. What the kernel lacks is reported as "unavailable", never an error
+# (a board without the file sleeps on).
 #   asleep_ms  Δ(CLOCK_BOOTTIME) − Δ(CLOCK_MONOTONIC) over the sleep: monotonic stops while
 #              suspended, boottime does not. Boottime from /proc/uptime (10 ms steps), monotonic
 #              from /proc/timer_list's "now at" (root only).
@@ -518,6 +519,11 @@ systemd_sleep() {
 #              when no wakeup interrupt was recorded), irq_name its action in /proc/interrupts.
 #   sources    the wakeup sources (/sys/class/wakeup/wakeup*/) whose event_count or
 #              wakeup_count changed: NAME:EVENTS:WAKEUPS,... ("none": none did).
+#   rtc        the board's wakeup sources that belong to an RTC (their device has an rtc/
+#              child, e.g. rtc_cmos's 00:01, or the name starts with rtc): NAME,... ("none": the
+#              RTC has no wakeup source, so only the timing can tell an RTC wake).
+#   hw_sleep_ms  Δ/sys/power/suspend_stats/total_hw_sleep: the time the hardware itself reported
+#              in its deepest sleep state (s2idle on LPS0 platforms; the file is hidden elsewhere).
 # RIG_SYSFS and RIG_PROC stand for /sys and /proc (workloads/tests/rig-dut-wake.sh).
 wake_clocks() {
     p=${RIG_PROC:-/proc}
@@ -525,17 +531,23 @@ wake_clocks() {
     m=$(awk '/^now at [0-9]+ nsecs/ { printf "%.0f", $3 / 1000000; exit }' "$p/timer_list" 2>/dev/null)
     [ -n "$b" ] && [ -n "$m" ] && echo "$b $m"
 }
-# wake_counts — "wakeupN NAME EVENTS WAKEUPS" per wakeup source (NAME without the line's separators).
+# wake_counts — "wakeupN NAME EVENTS WAKEUPS RTC" per wakeup source (NAME without the line's
+# separators; RTC 1 when the source belongs to an RTC).
 wake_counts() {
     for d in "${RIG_SYSFS:-/sys}"/class/wakeup/wakeup*; do
         [ -r "$d/event_count" ] || continue
         n=$( (tr ' ,:="' '_____' <"$d/name") 2>/dev/null)
         e=$(cat "$d/event_count" 2>/dev/null) w=$(cat "$d/wakeup_count" 2>/dev/null)
-        echo "${d##*/} ${n:-${d##*/}} ${e:-0} ${w:-0}"
+        r=0
+        case ${n:-} in rtc*) r=1 ;; esac
+        [ -d "$d/device/rtc" ] && r=1
+        echo "${d##*/} ${n:-${d##*/}} ${e:-0} ${w:-0} $r"
     done
 }
+hw_sleep_us() { cat "${RIG_SYSFS:-/sys}/power/suspend_stats/total_hw_sleep" 2>/dev/null; }
 wake_mark() {
     wake_clocks >"$STATE/wake-clocks" || : >"$STATE/wake-clocks"
+    hw_sleep_us >"$STATE/wake-hw-sleep" || : >"$STATE/wake-hw-sleep"
     if [ -d "${RIG_SYSFS:-/sys}/class/wakeup" ]; then wake_counts >"$STATE/wake-counts"
     else rm -f "$STATE/wake-counts"; fi
 }
@@ -553,7 +565,7 @@ wake_report() {
         *) irq_name=$(awk -v i="$irq:" '$1 == i { print $NF; exit }' "${RIG_PROC:-/proc}/interrupts" 2>/dev/null)
            irq_name=${irq_name:-unavailable} ;;
     esac
-    sources=unavailable
+    sources=unavailable rtc=unavailable
     if [ -f "$STATE/wake-counts" ]; then
         wake_counts >"$STATE/wake-counts-after"
         sources=$(awk 'FILENAME == ARGV[1] { e[$1] = $3; w[$1] = $4; next }
@@ -561,8 +573,13 @@ wake_report() {
             de != 0 || dw != 0 { printf "%s%s:%d:%d", sep, $2, de, dw; sep = "," }' \
             "$STATE/wake-counts" "$STATE/wake-counts-after")
         sources=${sources:-none}
+        rtc=$(awk '$5 == 1 { printf "%s%s", sep, $2; sep = "," }' "$STATE/wake-counts-after")
+        rtc=${rtc:-none}
     fi
-    echo "wake irq=$irq irq_name=$irq_name asleep_ms=$asleep awake_ms=$awake sources=$sources"
+    hw0=$(cat "$STATE/wake-hw-sleep" 2>/dev/null) hw1=$(hw_sleep_us) hw=unavailable
+    case $hw0$hw1 in ''|*[!0-9]*) ;; *) [ -n "$hw0" ] && [ -n "$hw1" ] && hw=$(( (hw1 - hw0) / 1000 )) ;; esac
+    echo "wake irq=$irq irq_name=$irq_name asleep_ms=$asleep awake_ms=$awake sources=$sources" \
+         "rtc=$rtc hw_sleep_ms=$hw"
 }
 
 # suspend MODE WAKE SECONDS [VERB] — deep|s2idle|shallow; wake rtc (rtcwake) or external

@@ -9,7 +9,7 @@ fails=0
 check() {
     if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
 }
-eval "$(sed -n '/^wake_clocks() {/,/^}/p;/^wake_counts() {/,/^}/p;/^wake_mark() {/,/^}/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
+eval "$(sed -n '/^wake_clocks() {/,/^}/p;/^wake_counts() {/,/^}/p;/^hw_sleep_us() {/p;/^wake_mark() {/,/^}/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 export RIG_SYSFS=$root/sys RIG_PROC=$root/proc
@@ -30,9 +30,11 @@ clocks() {      # clocks BOOTTIME_S MONOTONIC_NS
 
 # A board asleep 5.2 s after 1.3 s of suspend entry and resume: the RTC's interrupt and its
 # wakeup source counted; a source that did not change is left out, one with a space in its
-# name keeps a name of one word.
+# name keeps a name of one word. 00:01 is the RTC's (its device has an rtc/ child, as rtc_cmos's
+# PNP device has).
 clocks 100.00 90000000000
 source_at 0 "00:01" 3 1
+mkdir -p "$RIG_SYSFS/class/wakeup/wakeup0/device/rtc/rtc0"
 source_at 1 "PNP0C0C:00" 0 0
 source_at 2 "alarmtimer.0.auto" 7 2
 source_at 3 "serial port" 4 0
@@ -44,17 +46,40 @@ echo 8 >"$RIG_SYSFS/power/pm_wakeup_irq"
 printf '           CPU0\n  0:         50   IO-APIC   2-edge      timer\n  8:          1   IO-APIC   8-edge      rtc0\n  9:          0   IO-APIC   9-fasteoi   acpi\n' \
     >"$RIG_PROC/interrupts"
 check "the clocks, the wakeup IRQ by name, the sources that counted" "$(wake_report)" \
-    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0"
+    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0 rtc=00_01 hw_sleep_ms=unavailable"
 
 # A wakeup source that appeared during the sleep counts from zero.
 source_at 4 "usb1" 2 1
 check "a source new since the mark" "$(wake_report)" \
-    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0,usb1:2:1"
+    "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0,usb1:2:1 rtc=00_01 hw_sleep_ms=unavailable"
 
 # Nothing changed: "none", not unavailable.
 wake_mark
 check "no source counted" "$(wake_report)" \
-    "wake irq=8 irq_name=rtc0 asleep_ms=0 awake_ms=0 sources=none"
+    "wake irq=8 irq_name=rtc0 asleep_ms=0 awake_ms=0 sources=none rtc=00_01 hw_sleep_ms=unavailable"
+
+# Negative control of the RTC's mark: the power button woke the board (what QEMU's
+# system_wakeup looks like from an S3 sleep); the RTC's source is listed but did not count.
+source_at 5 "LNXPWRBN:00" 0 0
+wake_mark
+source_at 5 "LNXPWRBN:00" 1 1
+check "another source woke it, the RTC's stayed quiet" "$(wake_report | cut -d' ' -f6-7)" \
+    "sources=LNXPWRBN_00:1:1 rtc=00_01"
+
+# A source named rtc* is the RTC's without its device; a board without one says none.
+source_at 6 "rtc0" 0 0
+check "a source named rtc" "$(wake_report | cut -d' ' -f7)" "rtc=00_01,rtc0"
+rm -rf "$RIG_SYSFS/class/wakeup/wakeup0/device" "$RIG_SYSFS/class/wakeup/wakeup6"
+check "no RTC wakeup source" "$(wake_report | cut -d' ' -f7)" "rtc=none"
+
+# The hardware's own record of its sleep (s2idle on LPS0 platforms): total_hw_sleep in µs.
+mkdir -p "$RIG_SYSFS/power/suspend_stats"
+echo 1000000 >"$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
+wake_mark
+echo 5731999 >"$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
+check "hw_sleep_ms from total_hw_sleep" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=4731"
+rm -f "$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
+check "total_hw_sleep gone after the mark: unavailable" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=unavailable"
 
 # An IRQ /proc/interrupts does not list.
 echo 41 >"$RIG_SYSFS/power/pm_wakeup_irq"
@@ -66,7 +91,7 @@ rm -rf "$RIG_SYSFS/power/pm_wakeup_irq" "$RIG_PROC/timer_list" "$RIG_SYSFS/class
 wake_mark
 out=$(wake_report 2>&1)
 check "everything missing: unavailable, no complaint" "$out" \
-    "wake irq=unavailable irq_name=unavailable asleep_ms=unavailable awake_ms=unavailable sources=unavailable"
+    "wake irq=unavailable irq_name=unavailable asleep_ms=unavailable awake_ms=unavailable sources=unavailable rtc=unavailable hw_sleep_ms=unavailable"
 
 # The mark taken on a board without the clocks, the report with them: still unavailable.
 clocks 100.00 90000000000

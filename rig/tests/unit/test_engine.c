@@ -236,16 +236,19 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 				  : "result=0 successes=1 slept_s=1 last_failed_step= via=systemctl "
 				    "systemd_result=success user_freeze=froze user_thaw=thawed "
 				    "sleep_pre_ms=300 sleep_post_ms=80\n");
-	/* rig-dut's wake accounting (workloads/tests/rig-dut-wake.sh): about what the alarm left */
+	/* rig-dut's wake accounting (workloads/tests/rig-dut-wake.sh): about what the alarm left;
+	 * the premature one from a rig-dut before rtc=, so that its timing alone fails it */
 	return fake_reply(f, seq, 0,
 			  f->premature_wake
 			  ? "result=0 successes=1 slept_s=1 last_failed_step=\n"
 			    "wake irq=9 irq_name=acpi asleep_ms=10 awake_ms=20 sources=PNP0C0C_00:1:1\n"
 			  : f->presync
 			  ? "result=0 successes=1 slept_s=1 presync_ms=5 last_failed_step=\n"
-			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n"
+			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1 "
+			    "rtc=rtc0 hw_sleep_ms=unavailable\n"
 			  : "result=0 successes=1 slept_s=1 last_failed_step=\n"
-			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1\n");
+			    "wake irq=8 irq_name=rtc0 asleep_ms=900 awake_ms=150 sources=rtc0:1:1 "
+			    "rtc=rtc0 hw_sleep_ms=unavailable\n");
 }
 
 /* rig-dut trace-read: "event t_ns [dev]" lines of one suspend's frozen window. */

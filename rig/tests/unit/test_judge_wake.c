@@ -1,7 +1,8 @@
 /* Wake accounting: rig-dut suspend's wake line parsed (ev_parse_wake: the lines
  * workloads/tests/rig-dut-wake.sh makes rig-dut print), and the wake-time verdict
- * (judge/wake_time.h) with its negative controls: a premature wake, a late one, one whose source
- * the board could not name, and the cycles it cannot judge (missing data, no alarm, rescued). */
+ * (judge/wake_time.h) with its negative controls: a premature wake (too early, or another wakeup
+ * source than the RTC's), a late one, one whose source the board could not name, and the cycles
+ * it cannot judge (missing data, no alarm, rescued). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +33,36 @@ static void parses_the_wake_line(void **state)
 	assert_int_equal(w.awake_ms, 1300);
 	assert_true(w.sources_known);
 	assert_string_equal(w.sources, "00_01:1:1,alarmtimer.0.auto:1:0");
+	/* a rig-dut before rtc= and hw_sleep_ms=: unknown, not "none" */
+	assert_false(w.rtc_known);
+	assert_string_equal(w.rtc, "");
+	assert_int_equal(w.hw_sleep_ms, -1);
+}
+
+static void parses_the_rtc_and_the_hardware_sleep(void **state)
+{
+	const char *now[] = { "wake irq=9 irq_name=acpi asleep_ms=5200 awake_ms=1300 "
+			      "sources=LNXPWRBN_00:1:1 rtc=00_01,rtc0 hw_sleep_ms=4731" };
+	const char *none[] = { "wake irq=9 irq_name=acpi asleep_ms=5 awake_ms=1 sources=none "
+			       "rtc=none hw_sleep_ms=unavailable" };
+	const char *lacking[] = { "wake irq=9 irq_name=acpi asleep_ms=5 awake_ms=1 "
+				  "sources=unavailable rtc=unavailable hw_sleep_ms=-4" };
+	struct ev_wake w;
+
+	(void)state;
+	ev_parse_wake(now, 1, &w);
+	assert_true(w.rtc_known);
+	assert_string_equal(w.rtc, "00_01,rtc0");
+	assert_int_equal(w.hw_sleep_ms, 4731);
+	/* the board told: its RTC has no wakeup source */
+	ev_parse_wake(none, 1, &w);
+	assert_true(w.rtc_known);
+	assert_string_equal(w.rtc, "");
+	assert_int_equal(w.hw_sleep_ms, -1);
+	ev_parse_wake(lacking, 1, &w);
+	assert_false(w.rtc_known);
+	assert_string_equal(w.rtc, "");
+	assert_int_equal(w.hw_sleep_ms, -1);
 }
 
 static void parses_what_the_board_lacks(void **state)
@@ -88,6 +119,9 @@ static struct ev_wake slept(long asleep_ms, long awake_ms)
 
 	strcpy(b.irq_name, "rtc0");
 	strcpy(b.sources, "00_01:1:1");
+	b.rtc_known = true;
+	strcpy(b.rtc, "00_01");
+	b.hw_sleep_ms = -1;
 	return b;
 }
 
@@ -172,6 +206,75 @@ static void unknown_source_is_said(void **state)
 	b.sources_known = false;
 	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
 	assert_non_null(strstr(d, "irq 9 (unnamed), wakeup sources unavailable"));
+}
+
+/* An RTC wake was planned and another wakeup source woke the board (QEMU's system_wakeup from
+ * S3 reads as the ACPI power button) while the RTC's source stayed quiet: premature, however
+ * long it slept. Its positive controls: the RTC's source counted too, the wakeup IRQ was the
+ * RTC's, and what is no evidence (no RTC source on the board, nothing counted, an older rig-dut)
+ * leaves the timing to decide. */
+static void another_source_is_premature(void **state)
+{
+	struct ev_wake b = slept(4650, 1300);
+	struct judge_wake_time w = rtc(&b, 300);
+	char d[1024];
+
+	(void)state;
+	strcpy(b.irq_name, "acpi");
+	b.irq = 9;
+	strcpy(b.sources, "LNXPWRBN_00:1:1");
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(d, "premature wake: woken by LNXPWRBN_00:1:1, not the RTC (its wakeup "
+				  "source 00_01 did not count) with its alarm 5000 ms after arming, "
+				  "back 5950 ms after arming; asleep 4650 ms; irq 9 (acpi), wakeup "
+				  "sources LNXPWRBN_00:1:1, the RTC's: 00_01"));
+	/* several sources, none the RTC's, and several RTC sources: all named */
+	strcpy(b.sources, "LNXPWRBN_00:1:1,serial8250:2:0");
+	strcpy(b.rtc, "rtc0,00_01");
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(d, "woken by LNXPWRBN_00:1:1,serial8250:2:0, not the RTC (its wakeup "
+				  "source rtc0,00_01 did not count)"));
+	/* a name that only starts like the RTC's is another source */
+	strcpy(b.sources, "00_011:1:1");
+	strcpy(b.rtc, "00_01");
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_FAIL);
+	/* the RTC's source counted, another with it: the RTC woke it */
+	strcpy(b.sources, "LNXPWRBN_00:1:1,00_01:1:1");
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	/* the wakeup IRQ is the RTC's */
+	strcpy(b.sources, "LNXPWRBN_00:1:1");
+	strcpy(b.irq_name, "rtc0");
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	strcpy(b.irq_name, "acpi");
+	/* no evidence either way: the timing decides, and says what the board lacked */
+	b.rtc[0] = '\0';
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	assert_non_null(strstr(d, "the RTC has none"));
+	strcpy(b.rtc, "00_01");
+	b.sources[0] = '\0';
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	assert_non_null(strstr(d, "no wakeup source counted"));
+	strcpy(b.sources, "LNXPWRBN_00:1:1");
+	b.rtc_known = false;
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	b.rtc_known = true;
+	b.sources_known = false;
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_PASS);
+	b.sources_known = true;
+	/* ...and the timing still fails an early one */
+	b.rtc_known = false;
+	b.asleep_ms = 1000;
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(d, "premature wake: back 2300 ms after arming"));
+	/* a planned QMP wake or a rescue by the rig is no RTC wake: the source is recorded only */
+	b.rtc_known = true;
+	w.rescued = true;
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_SKIP);
+	w = rtc(&b, 300);
+	w.wake = "qmp";
+	w.requested_ms = -1;
+	assert_int_equal(judged(&w, d), RESULTS_VERDICT_SKIP);
+	assert_non_null(strstr(d, "wakeup sources LNXPWRBN_00:1:1"));
 }
 
 /* Entry unknown (no power events, LAVA): the whole alarm bounds what it left the sleep. */
@@ -284,6 +387,15 @@ static void the_board_file_sets_the_thresholds(void **state)
 	assert_string_equal(j.measurements[0].name, "wake_asleep_ms");
 	assert_true(j.measurements[0].value == 3600.0);
 	judgement_free(&j);
+	/* the hardware's own record, where the board has one, is measured beside it */
+	b.hw_sleep_ms = 3400;
+	assert_int_equal(judge_wake_time(&ctx, &j, &w, &err), 0);
+	assert_int_equal(j.n_measurements, 2);
+	assert_string_equal(j.measurements[1].name, "wake_hw_sleep_ms");
+	assert_true(j.measurements[1].value == 3400.0);
+	assert_non_null(strstr(j.verdicts[0].detail, "hardware asleep 3400 ms"));
+	judgement_free(&j);
+	b.hw_sleep_ms = -1;
 	board.wake_timing.early_ms = 100;
 	assert_int_equal(judge_wake_time(&ctx, &j, &w, &err), 0);
 	assert_int_equal(j.verdicts[0].result, RESULTS_VERDICT_PASS);
@@ -339,9 +451,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_the_wake_line),
 		cmocka_unit_test(parses_what_the_board_lacks),
+		cmocka_unit_test(parses_the_rtc_and_the_hardware_sleep),
 		cmocka_unit_test(on_time_passes),
 		cmocka_unit_test(premature_wake_fails),
 		cmocka_unit_test(late_wake_fails),
+		cmocka_unit_test(another_source_is_premature),
 		cmocka_unit_test(unknown_source_is_said),
 		cmocka_unit_test(unknown_entry_bounds_the_late_wake),
 		cmocka_unit_test(alarm_expired_before_the_sleep),

@@ -252,6 +252,9 @@ static void steps_format_for_progress_output(void **state)
 	s.u.suspend = (struct step_suspend){ SLEEP_S2IDLE, WAKE_QMP, 3, INJECT_HANG, VIA_SYSFS };
 	step_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "suspend s2idle wake=qmp 3s inject=hang");
+	s.u.suspend = (struct step_suspend){ SLEEP_DEEP, WAKE_RTC, 30, INJECT_EARLY_WAKE, VIA_SYSFS };
+	step_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "suspend deep wake=rtc 30s inject=early-wake");
 	s = (struct step){ .kind = STEP_HIBERNATE, .u.hibernate.resume = false };
 	step_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "hibernate resume=no");
@@ -433,6 +436,25 @@ static void check_refuses_unknown_filesystem(void **state)
 		      "no such filesystem");
 }
 
+/* inject: early-wake is the wake-time verdict's negative control: a deep RTC sleep on a QEMU
+ * board, with an alarm long enough to be woken well before it. */
+static void check_refuses_early_wake_it_cannot_inject(void **state)
+{
+	struct board *board = load_board("boards/qemu.yaml");
+	struct rig_err err = { 0 };
+	struct plan *p = load_ok("rig/tests/data/plans/early-wake.yaml");
+
+	(void)state;
+	assert_int_equal(plan_check_board(p, board, &err), 0);   /* its positive control */
+	plan_free(p);
+	board_free(board);
+	check_refuses("early-wake-qmp.yaml", "steps[1].suspend.inject", "needs mode: deep and wake: rtc");
+	check_refuses("early-wake-short.yaml", "steps[0].suspend.inject",
+		      "needs seconds of at least 10 (the wake comes 2 s into the sleep)");
+	check_refuses_on("boards/examples/laptop-x86.yaml", "early-wake.yaml",
+			 "steps[0].suspend.inject", "needs a qemu board");
+}
+
 static void missing_file_is_a_usage_error(void **state)
 {
 	struct rig_err err = { 0 };
@@ -518,6 +540,7 @@ int main(void)
 		cmocka_unit_test(check_refuses_rtc_for_suspend_then_hibernate),
 		cmocka_unit_test(check_refuses_undeclared_wake_source),
 		cmocka_unit_test(check_refuses_unknown_filesystem),
+		cmocka_unit_test(check_refuses_early_wake_it_cannot_inject),
 		cmocka_unit_test(missing_file_is_a_usage_error),
 	};
 	enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
