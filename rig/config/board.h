@@ -107,9 +107,11 @@ struct board_timeouts {        /* seconds per phase; 0 in the file = default */
 };
 
 /* How far an RTC-woken sleep may end from its alarm before the wake-time verdict fails it
- * (judge/wake_time.h): earlier than early_ms is a premature wake, later than late_ms a late one. */
+ * (judge/wake_time.h): earlier than early_ms is a premature wake, later than late_ms a late one;
+ * rtc_source: the RTC's wakeup source counts every RTC wake, so a quiet one is premature too. */
 struct board_wake_timing {
 	unsigned early_ms, late_ms;
+	bool rtc_source;
 };
 
 struct board {

@@ -164,6 +164,10 @@ static const struct yschema timeout_schema = YSCHEMA(timeout_fields, struct boar
 static const struct yfield wake_timing_fields[] = {
 	UINT("early_ms", struct board_wake_timing, early_ms, .dflt = 2500, .max = 3600000),
 	UINT("late_ms", struct board_wake_timing, late_ms, .dflt = 5000, .max = 3600000),
+	/* rtc_cmos counts every RTC wake on its wakeup source (ACPI's RTC event); an RTC driver
+	 * that never reports one would make every RTC wake look premature: false there */
+	{ .key = "rtc_source", .kind = YF_BOOL, .offset = offsetof(struct board_wake_timing, rtc_source),
+	  .dflt = true },
 };
 static const struct yschema wake_timing_schema =
 	YSCHEMA(wake_timing_fields, struct board_wake_timing);

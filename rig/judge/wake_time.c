@@ -41,11 +41,12 @@ static bool listed(const char *list, const char *name, size_t len)
 	return false;
 }
 
-/* Did something other than the RTC wake a board that was to wake on it? Only when the board
- * names its RTC's wakeup sources, none of them counted and another source did: an RTC without a
- * wakeup source, or a sleep where nothing counted, is no evidence either way (the timing
- * decides). A wakeup IRQ named rtc* is the RTC's. others gets the sources that did count. */
-static bool other_source(const struct ev_wake *b, char *others, size_t size)
+/* Did the RTC stay quiet through a sleep it was to end? Only a board that names its RTC's
+ * wakeup sources can tell: none of them counted and the wakeup IRQ (if any) is not the RTC's
+ * (rtc*). An RTC without a wakeup source is no evidence either way (the timing decides). others
+ * gets the sources that counted instead ("" none did: QEMU's system_wakeup from S3 leaves no
+ * trace). */
+static bool rtc_quiet(const struct ev_wake *b, char *others, size_t size)
 {
 	size_t used = 0;
 
@@ -61,7 +62,7 @@ static bool other_source(const struct ev_wake *b, char *others, size_t size)
 			used += (size_t)snprintf(others + used, size - used, "%s%.*s", used ? "," : "",
 						 (int)entry, p);
 	}
-	return others[0] != '\0';
+	return true;
 }
 
 /* The RTC alarm judged: the board reported its clocks.
@@ -134,14 +135,15 @@ enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, cha
 			 "verdict judges that); %s; %s", asleep, source);
 		return RESULTS_VERDICT_SKIP;
 	}
-	if (other_source(b, others, sizeof(others))) {
+	if (w->rtc_source && rtc_quiet(b, others, sizeof(others))) {
 		char back[48] = "";
 
 		if (b->asleep_ms >= 0 && b->awake_ms >= 0)
 			snprintf(back, sizeof(back), ", back %ld ms after arming",
 				 b->asleep_ms + b->awake_ms);
-		snprintf(detail, size, "premature wake: woken by %s, not the RTC (its wakeup source %s "
-			 "did not count) with its alarm %ld ms after arming%s; %s; %s", others, b->rtc,
+		snprintf(detail, size, "premature wake: not the RTC (its wakeup source %s did not "
+			 "count; %s%s) with its alarm %ld ms after arming%s; %s; %s", b->rtc,
+			 others[0] ? "woken by " : "no other source counted either", others,
 			 w->requested_ms, back, asleep, source);
 		return RESULTS_VERDICT_FAIL;
 	}
@@ -162,6 +164,7 @@ int judge_wake_time(const struct judge_context *c, struct judgement *j,
 
 	judged.early_ms = c->board->wake_timing.early_ms;
 	judged.late_ms = c->board->wake_timing.late_ms;
+	judged.rtc_source = c->board->wake_timing.rtc_source;
 	r = wake_time_judge(&judged, detail, sizeof(detail));
 	if (w->board && w->board->asleep_ms >= 0 &&
 	    judge_measure(j, "wake_asleep_ms", NULL, (double)w->board->asleep_ms, "ms", err) < 0)

@@ -5,13 +5,14 @@
  * with the numbers and the wake source in the detail. Pure: the board's own accounting
  * (ev_parse_wake, rig-dut suspend's wake line), the plan's wake and alarm, and what the host saw.
  *
- * Premature: another wakeup source woke the board while its RTC's stayed quiet (the board names
- * its RTC's wakeup sources; another counted, none of the RTC's did), or the board was back
- * (asleep + awake from arming the alarm, the board's boottime) more than early_ms before its
- * alarm's time: something else woke it. Timed on that span, not on the time asleep alone,
- * because the monotonic clock does not stop in every sleep (s2idle on a kernel without a cpuidle
- * driver never suspends timekeeping: asleep_ms stays near 0). A board whose RTC has no wakeup
- * source, or where no source counted, is judged on the timing alone, and the detail says so.
+ * Premature: the RTC's wakeup source stayed quiet (the board names its RTC's wakeup sources and
+ * none of them counted; rtc_source, the board file's wake_timing.rtc_source, says it counts every
+ * RTC wake on this board), or the board was back (asleep + awake from arming the alarm, the
+ * board's boottime) more than early_ms before its alarm's time: something else woke it. Timed on
+ * that span, not on the time asleep alone, because the monotonic clock does not stop in every
+ * sleep (s2idle on a kernel without a cpuidle driver never suspends timekeeping: asleep_ms stays
+ * near 0). A board whose RTC has no wakeup source is judged on the timing alone, and the detail
+ * says so.
  *
  * Late: the board slept more than late_ms longer than its alarm left it. rig-dut arms the alarm
  * and then the kernel syncs, freezes and suspends devices (seconds with busy writers), so the
@@ -40,13 +41,15 @@ struct judge_wake_time {
 	bool rescued;                   /* the alarm never woke it: the rig did */
 	const struct ev_wake *board;    /* rig-dut's wake line; NULL: none came back */
 	unsigned early_ms, late_ms;     /* tolerances; judge_wake_time sets them from the board */
+	bool rtc_source;                /* a quiet RTC wakeup source is premature; from the board */
 };
 
 /* The verdict and its detail alone. */
 enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, char *detail,
 					    size_t size);
 
-/* wake-time with the board file's wake_timing for early_ms and late_ms (whatever w says), and
+/* wake-time with the board file's wake_timing for early_ms, late_ms and rtc_source (whatever w
+ * says), and
  * the measurement wake_asleep_ms when the board reported it. */
 int judge_wake_time(const struct judge_context *c, struct judgement *j,
 		    const struct judge_wake_time *w, struct rig_err *err);

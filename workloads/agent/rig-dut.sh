@@ -573,7 +573,7 @@ wake_report() {
             de != 0 || dw != 0 { printf "%s%s:%d:%d", sep, $2, de, dw; sep = "," }' \
             "$STATE/wake-counts" "$STATE/wake-counts-after")
         sources=${sources:-none}
-        rtc=$(awk '$5 == 1 { printf "%s%s", sep, $2; sep = "," }' "$STATE/wake-counts-after")
+        rtc=$(awk '$5 == 1 && !seen[$2]++ { printf "%s%s", sep, $2; sep = "," }' "$STATE/wake-counts-after")
         rtc=${rtc:-none}
     fi
     hw0=$(cat "$STATE/wake-hw-sleep" 2>/dev/null) hw1=$(hw_sleep_us) hw=unavailable

@@ -66,6 +66,12 @@ source_at 5 "LNXPWRBN:00" 1 1
 check "another source woke it, the RTC's stayed quiet" "$(wake_report | cut -d' ' -f6-7)" \
     "sources=LNXPWRBN_00:1:1 rtc=00_01"
 
+# Two sources of one name (the QEMU board's PNP0B00:00 twice) are named once.
+source_at 7 "00:01" 0 0
+mkdir -p "$RIG_SYSFS/class/wakeup/wakeup7/device/rtc"
+check "an RTC source's name once" "$(wake_report | cut -d' ' -f7)" "rtc=00_01"
+rm -rf "$RIG_SYSFS/class/wakeup/wakeup7"
+
 # A source named rtc* is the RTC's without its device; a board without one says none.
 source_at 6 "rtc0" 0 0
 check "a source named rtc" "$(wake_report | cut -d' ' -f7)" "rtc=00_01,rtc0"

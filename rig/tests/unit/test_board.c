@@ -157,6 +157,7 @@ static void every_key_lands_in_its_field(void **state)
 	assert_int_equal(b->timeouts.restore, 6);
 	assert_int_equal(b->wake_timing.early_ms, 0);    /* 0 is a value: no early wake allowed */
 	assert_int_equal(b->wake_timing.late_ms, 9000);
+	assert_false(b->wake_timing.rtc_source);
 	board_free(b);
 }
 
@@ -227,6 +228,7 @@ static void defaults_fill_what_is_not_written(void **state)
 	assert_int_equal(b->timeouts.restore, 240);
 	assert_int_equal(b->wake_timing.early_ms, 2500);
 	assert_int_equal(b->wake_timing.late_ms, 5000);
+	assert_true(b->wake_timing.rtc_source);
 	assert_int_equal(b->n_filesystems, 0);
 	board_free(b);
 }
@@ -407,6 +409,7 @@ static const struct bad_case bad_cases[] = {
 	{ "wake-timing-negative.yaml", "wake_timing.early_ms", "expected an unsigned integer, got \"-1\"" },
 	{ "wake-timing-too-late.yaml", "wake_timing.late_ms", "must be at most 3600000, got 3600001" },
 	{ "wake-timing-unknown-key.yaml", "wake_timing.early", "unknown key" },
+	{ "wake-timing-rtc-source.yaml", "wake_timing.rtc_source", "expected a boolean (true/false, yes/no), got \"sometimes\"" },
 };
 
 static void bad_board_fails_at_its_line(void **state)
