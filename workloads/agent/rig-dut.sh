@@ -525,61 +525,89 @@ systemd_sleep() {
 #   hw_sleep_ms  Δ/sys/power/suspend_stats/total_hw_sleep: the time the hardware itself reported
 #              in its deepest sleep state (s2idle on LPS0 platforms; the file is hidden elsewhere).
 # RIG_SYSFS and RIG_PROC stand for /sys and /proc (workloads/tests/rig-dut-wake.sh).
-wake_clocks() {
-    p=${RIG_PROC:-/proc}
-    b=$(awk '{ printf "%.0f", $1 * 1000 }' "$p/uptime" 2>/dev/null)
-    m=$(awk '/^now at [0-9]+ nsecs/ { printf "%.0f", $3 / 1000000; exit }' "$p/timer_list" 2>/dev/null)
-    [ -n "$b" ] && [ -n "$m" ] && echo "$b $m"
-}
-# wake_counts — "wakeupN NAME EVENTS WAKEUPS RTC" per wakeup source (NAME without the line's
-# separators; RTC 1 when the source belongs to an RTC).
-wake_counts() {
-    for d in "${RIG_SYSFS:-/sys}"/class/wakeup/wakeup*; do
-        [ -r "$d/event_count" ] || continue
-        n=$( (tr ' ,:="' '_____' <"$d/name") 2>/dev/null)
-        e=$(cat "$d/event_count" 2>/dev/null) w=$(cat "$d/wakeup_count" 2>/dev/null)
-        r=0
-        case ${n:-} in rtc*) r=1 ;; esac
-        [ -d "$d/device/rtc" ] && r=1
-        echo "${d##*/} ${n:-${d##*/}} ${e:-0} ${w:-0} $r"
+# Two processes for the mark and two for the report, whatever the number of wakeup sources: the
+# mark is taken after the RTC alarm is armed, and a cat or an awk costs about 20 ms under TCG (a
+# loop per source and per clock cost the sleep 0.7 s a cycle on the QEMU board).
+#
+# wake_snapshot — one awk over what the kernel has: "clocks BOOTTIME_MS MONOTONIC_MS",
+# "hw TOTAL_HW_SLEEP_US", "wakeup" (the class exists) and per wakeup source "src wakeupN NAME
+# EVENTS WAKEUPS RTC" (NAME without the line's separators; RTC 1 when it belongs to an RTC).
+wake_snapshot() {
+    p=${RIG_PROC:-/proc} s=${RIG_SYSFS:-/sys} rtcs=" "
+    set --
+    for f in "$p/uptime" "$p/timer_list" "$s/power/suspend_stats/total_hw_sleep"; do
+        [ -r "$f" ] && set -- "$@" "$f"
     done
+    [ -d "$s/class/wakeup" ] && echo wakeup
+    for d in "$s"/class/wakeup/wakeup*; do
+        [ -r "$d/event_count" ] || continue
+        [ -d "$d/device/rtc" ] && rtcs="$rtcs${d##*/} "
+        for f in name event_count wakeup_count; do [ -r "$d/$f" ] && set -- "$@" "$d/$f"; done
+    done
+    [ $# -gt 0 ] || return 0
+    awk -v rtcs="$rtcs" '
+        FNR == 1 { n = split(FILENAME, part, "/"); key = part[n - 1]; file = part[n] }
+        file == "uptime" && FNR == 1 { boot = sprintf("%.0f", $1 * 1000) }
+        file == "timer_list" && mono == "" && /^now at [0-9]+ nsecs/ { mono = sprintf("%.0f", $3 / 1000000) }
+        file == "total_hw_sleep" && FNR == 1 { hw = $1 }
+        key ~ /^wakeup[0-9]+$/ && FNR == 1 {
+            if (!(key in seen)) { seen[key] = 1; order[++count] = key }
+            if (file == "name") { v = $0; gsub(/[ ,:="]/, "_", v); name[key] = v }
+            else if (file == "event_count") events[key] = $1 + 0
+            else if (file == "wakeup_count") wakeups[key] = $1 + 0
+        }
+        END {
+            if (boot != "" && mono != "") print "clocks", boot, mono
+            if (hw ~ /^[0-9]+$/) print "hw", hw
+            for (i = 1; i <= count; i++) {
+                k = order[i]
+                if (!(k in events)) continue
+                nm = (name[k] != "") ? name[k] : k
+                r = (nm ~ /^rtc/ || index(rtcs, " " k " ")) ? 1 : 0
+                print "src", k, nm, events[k], wakeups[k] + 0, r
+            }
+        }' "$@" 2>/dev/null
 }
-hw_sleep_us() { cat "${RIG_SYSFS:-/sys}/power/suspend_stats/total_hw_sleep" 2>/dev/null; }
-wake_mark() {
-    wake_clocks >"$STATE/wake-clocks" || : >"$STATE/wake-clocks"
-    hw_sleep_us >"$STATE/wake-hw-sleep" || : >"$STATE/wake-hw-sleep"
-    if [ -d "${RIG_SYSFS:-/sys}/class/wakeup" ]; then wake_counts >"$STATE/wake-counts"
-    else rm -f "$STATE/wake-counts"; fi
-}
+wake_mark() { wake_snapshot >"$STATE/wake-mark" || : >"$STATE/wake-mark"; }
 wake_report() {
-    now=$(wake_clocks) then=$(cat "$STATE/wake-clocks" 2>/dev/null)
-    asleep=unavailable awake=unavailable
-    if [ -n "$now" ] && [ -n "$then" ]; then
-        b0=${then% *} m0=${then#* } b1=${now% *} m1=${now#* }
-        awake=$((m1 - m0)) asleep=$(( (b1 - b0) - (m1 - m0) ))
-        [ "$asleep" -ge 0 ] || asleep=0      # boottime's 10 ms steps against monotonic's 1 ms
-    fi
-    irq=$(cat "${RIG_SYSFS:-/sys}/power/pm_wakeup_irq" 2>/dev/null) irq_name=unavailable
-    case $irq in
-        ''|*[!0-9]*) irq=unavailable ;;
-        *) irq_name=$(awk -v i="$irq:" '$1 == i { print $NF; exit }' "${RIG_PROC:-/proc}/interrupts" 2>/dev/null)
-           irq_name=${irq_name:-unavailable} ;;
-    esac
-    sources=unavailable rtc=unavailable
-    if [ -f "$STATE/wake-counts" ]; then
-        wake_counts >"$STATE/wake-counts-after"
-        sources=$(awk 'FILENAME == ARGV[1] { e[$1] = $3; w[$1] = $4; next }
-            { de = $3 - e[$1]; dw = $4 - w[$1] }
-            de != 0 || dw != 0 { printf "%s%s:%d:%d", sep, $2, de, dw; sep = "," }' \
-            "$STATE/wake-counts" "$STATE/wake-counts-after")
-        sources=${sources:-none}
-        rtc=$(awk '$5 == 1 && !seen[$2]++ { printf "%s%s", sep, $2; sep = "," }' "$STATE/wake-counts-after")
-        rtc=${rtc:-none}
-    fi
-    hw0=$(cat "$STATE/wake-hw-sleep" 2>/dev/null) hw1=$(hw_sleep_us) hw=unavailable
-    case $hw0$hw1 in ''|*[!0-9]*) ;; *) [ -n "$hw0" ] && [ -n "$hw1" ] && hw=$(( (hw1 - hw0) / 1000 )) ;; esac
-    echo "wake irq=$irq irq_name=$irq_name asleep_ms=$asleep awake_ms=$awake sources=$sources" \
-         "rtc=$rtc hw_sleep_ms=$hw"
+    wake_snapshot >"$STATE/wake-now"
+    irq=
+    # the read fails when the kernel recorded no wakeup interrupt: unavailable, not an error
+    [ -r "${RIG_SYSFS:-/sys}/power/pm_wakeup_irq" ] &&
+        { read -r irq <"${RIG_SYSFS:-/sys}/power/pm_wakeup_irq"; } 2>/dev/null
+    case $irq in ''|*[!0-9]*) irq=unavailable ;; esac
+    [ -r "$STATE/wake-mark" ] || : >"$STATE/wake-mark"
+    set -- "$STATE/wake-mark" "$STATE/wake-now"
+    [ -r "${RIG_PROC:-/proc}/interrupts" ] && set -- "$@" "${RIG_PROC:-/proc}/interrupts"
+    awk -v irq="$irq" '
+        FILENAME ~ /wake-mark$/ {
+            if ($1 == "clocks") { b0 = $2; m0 = $3 } else if ($1 == "hw") hw0 = $2
+            else if ($1 == "wakeup") marked = 1
+            else if ($1 == "src") { e[$2] = $4; w[$2] = $5 }
+            next
+        }
+        FILENAME ~ /wake-now$/ {
+            if ($1 == "clocks") { b1 = $2; m1 = $3 } else if ($1 == "hw") hw1 = $2
+            else if ($1 == "src") {
+                de = $4 - e[$2]; dw = $5 - w[$2]
+                if (de != 0 || dw != 0) { sources = sources sep $3 ":" de ":" dw; sep = "," }
+                if ($6 == 1 && !rtc_seen[$3]++) { rtc = rtc rsep $3; rsep = "," }
+            }
+            next
+        }
+        irq != "unavailable" && $1 == (irq ":") && irq_name == "" { irq_name = $NF }
+        END {
+            asleep = awake = "unavailable"
+            if (b0 != "" && b1 != "") {
+                awake = m1 - m0; asleep = (b1 - b0) - (m1 - m0)
+                if (asleep < 0) asleep = 0      # boottime in 10 ms steps against monotonic in 1 ms
+            }
+            if (!marked) sources = rtc = "unavailable"
+            hw = (hw0 != "" && hw1 != "") ? int((hw1 - hw0) / 1000) : "unavailable"
+            printf "wake irq=%s irq_name=%s asleep_ms=%s awake_ms=%s sources=%s rtc=%s hw_sleep_ms=%s\n",
+                irq, (irq_name != "" ? irq_name : "unavailable"), asleep, awake,
+                (sources != "" ? sources : "none"), (rtc != "" ? rtc : "none"), hw
+        }' "$@"
 }
 
 # suspend MODE WAKE SECONDS [VERB] — deep|s2idle|shallow; wake rtc (rtcwake) or external

@@ -9,7 +9,7 @@ fails=0
 check() {
     if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
 }
-eval "$(sed -n '/^wake_clocks() {/,/^}/p;/^wake_counts() {/,/^}/p;/^hw_sleep_us() {/p;/^wake_mark() {/,/^}/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
+eval "$(sed -n '/^wake_snapshot() {/,/^}/p;/^wake_mark() {/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 export RIG_SYSFS=$root/sys RIG_PROC=$root/proc
