@@ -89,9 +89,20 @@ wait_for() {
     return 1
 }
 
-uart_pnp() { basename "$(readlink /sys/class/tty/ttyS1/device)"; }
-unplug() { echo "$1" >/sys/bus/pnp/drivers/serial/unbind; }
-plug() { echo "$1" >/sys/bus/pnp/drivers/serial/bind; }
+# The PNP device the DUT's UART hangs off. ttyS1's device is the serial core's port (7.3:
+# serial-base bus, e.g. 00:04:0.0), a child of the PNP device 00:04 that 8250_pnp binds.
+uart_pnp() {
+    d=$(readlink -f /sys/class/tty/ttyS1/device)
+    while [ -n "$d" ] && [ "$d" != / ]; do
+        [ -e "/sys/bus/pnp/devices/${d##*/}" ] && { echo "${d##*/}"; return 0; }
+        d=${d%/*}
+    done
+    return 1
+}
+# A write the kernel refuses (e.g. ENODEV: not that driver's device) would leave the cable
+# plugged in while the checks wait for rig to notice; say so instead.
+unplug() { echo "$1" >/sys/bus/pnp/drivers/serial/unbind || bad "cable: could not unbind '$1' from 8250_pnp"; }
+plug() { echo "$1" >/sys/bus/pnp/drivers/serial/bind || bad "cable: could not bind '$1' to 8250_pnp again"; }
 
 scenario_units() {
     for t in test_gpio_libgpiod test_gpio_libgpiod2; do
@@ -155,7 +166,7 @@ scenario_smoke() {
 scenario_cable() {
     start_powerd
     rig_run cable --plan vbench/plans/sleepy.yaml --cycles 3
-    dev=$(uart_pnp)
+    dev=$(uart_pnp) || bad "cable: no PNP device behind ttyS1 ($(readlink -f /sys/class/tty/ttyS1/device))"
     # cycle 1: unplugged for 4 s while the board sleeps, plugged back before it wakes
     if wait_for "$logs/cable.log" "phase resume" 400 "cycle 1/3: "; then
         sleep 2
