@@ -177,7 +177,7 @@ check-lava-lab: rig kernel image
 # check-debian: the Debian board on the same kernel, 8 min 31 s measured (13 checks) plus its image
 # (about 4 min cold, 1 min with the Debian base cached).
 # check-vbench: rig on the virtual bench (a real 8250 UART and gpio-sim lines), 44 checks in 6 min 5 s
-# measured, plus the bench's own kernel (about 14 min cold beside other builds, seconds from ccache).
+# measured, plus the bench's own kernel (399 s cold on an idle host, no ccache; seconds from ccache).
 check: check-units check-gpiod2 fuzz-smoke check-kernel check-e2e check-lava check-bisect check-netboot check-debian check-vbench
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
