@@ -49,8 +49,7 @@ enum results_verdict_result wake_time_judge(const struct judge_wake_time *w, cha
 					    size_t size);
 
 /* wake-time with the board file's wake_timing for early_ms, late_ms and rtc_source (whatever w
- * says), and
- * the measurement wake_asleep_ms when the board reported it. */
+ * says), and the measurement wake_asleep_ms when the board reported it. */
 int judge_wake_time(const struct judge_context *c, struct judgement *j,
 		    const struct judge_wake_time *w, struct rig_err *err);
 
