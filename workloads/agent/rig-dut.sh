@@ -525,7 +525,7 @@ systemd_sleep() {
 #   hw_sleep_ms  Δ/sys/power/suspend_stats/total_hw_sleep: the time the hardware itself reported
 #              in its deepest sleep state (s2idle on LPS0 platforms; the file is hidden elsewhere).
 # RIG_SYSFS and RIG_PROC stand for /sys and /proc (workloads/tests/rig-dut-wake.sh).
-# Two processes for the mark and two for the report, whatever the number of wakeup sources: the
+# One awk for the mark and two for the report, whatever the number of wakeup sources: the
 # mark is taken after the RTC alarm is armed, and a cat or an awk costs about 20 ms under TCG (a
 # loop per source and per clock cost the sleep 0.7 s a cycle on the QEMU board).
 #
@@ -576,8 +576,8 @@ wake_report() {
     [ -r "${RIG_SYSFS:-/sys}/power/pm_wakeup_irq" ] &&
         { read -r irq <"${RIG_SYSFS:-/sys}/power/pm_wakeup_irq"; } 2>/dev/null
     case $irq in ''|*[!0-9]*) irq=unavailable ;; esac
-    [ -r "$STATE/wake-mark" ] || : >"$STATE/wake-mark"
-    set -- "$STATE/wake-mark" "$STATE/wake-now"
+    set -- "$STATE/wake-now"
+    [ -r "$STATE/wake-mark" ] && set -- "$STATE/wake-mark" "$@"     # no mark: nothing to compare
     [ -r "${RIG_PROC:-/proc}/interrupts" ] && set -- "$@" "${RIG_PROC:-/proc}/interrupts"
     awk -v irq="$irq" '
         FILENAME ~ /wake-mark$/ {
