@@ -23,3 +23,18 @@ finish() {
 }
 # sql DB QUERY: one value.
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
+# show_run LOG TAG [LINES]: the end of a rig run's log (LINES, 30) and, when the log names its run
+# directory, the end of the board's console and of QEMU's raw serial output and stderr: CI shows
+# only its output, and a boot that stopped (firmware, PXE, kernel or agent) is told apart there.
+show_run() {
+    local dir f
+    tail -n "${3:-30}" "$1" | sed "s/^/  [$2] /"
+    dir=$(sed -n 's/^rig run: .*run directory //p' "$1" | tail -n 1)
+    [ -n "$dir" ] || return 0
+    [ -s "$dir/console.log" ] || echo "  [$2] --- $dir/console.log is empty: the board's serial port carried nothing"
+    for f in console.log qemu-serial.log qemu.stderr; do
+        [ -s "$dir/$f" ] || continue
+        echo "  [$2] --- the end of $dir/$f"
+        tail -n 12 "$dir/$f" | cut -c1-160 | sed "s/^/  [$2] /"
+    done
+}

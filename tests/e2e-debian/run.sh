@@ -26,13 +26,14 @@ journald_noloss() { # journald_noloss RUN RESULT: no-loss verdicts of the journa
                AND v.result = '$2'"
 }
 run() { # run NAME PLAN [options]: $RC, $RUN_ID, output in $work/NAME.log
-    local name=$1 plan=$2
+    local name=$1 plan=$2 t0=$SECONDS
     shift 2
     "$rig" run --board qemu-debian --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
     RC=$?
+    echo "  [$name] $((SECONDS - t0)) s"
     RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
     sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
-    [ "$RC" -le 1 ] || tail -n 40 "$work/$name.log" | sed "s/^/  [$name] /"
+    [ "$RC" -le 1 ] || show_run "$work/$name.log" "$name" 40
 }
 
 # --- boot: the project's kernel, systemd up, journald persistent on the test filesystem -------

@@ -30,7 +30,7 @@ check "meta.json: the build-id is vmlinux's" has <(readelf -n out/kernel/vmlinux
 rc=$?
 run_dir=$(sed -n 's/^rig run: .*run directory //p' "$work/ok.log")
 run_id=$(sql "$db" "SELECT max(id) FROM runs")
-[ "$rc" -eq 0 ] || tail -n 30 "$work/ok.log" | sed 's/^/  [ok] /'
+[ "$rc" -eq 0 ] || show_run "$work/ok.log" ok
 check "positive: rig run exits 0" [ "$rc" -eq 0 ]
 check "positive: two boots, each the deployed kernel" \
     [ "$(grep -c "board: kernel $version build-id $build_id (the deployed one)" "$work/ok.log")" -ge 2 ]
@@ -52,6 +52,6 @@ check "stale kernel: the error names both kernels" \
     has "$work/stale.log" "wrong kernel: the board runs kernel $version build-id $build_id, not the deployed $version build-id $stale"
 check "stale kernel: no cycle judged on it" \
     [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id > $run_id")" -eq 0 ]
-[ "$rc" -eq 3 ] || tail -n 20 "$work/stale.log" | sed 's/^/  [stale] /'
+[ "$rc" -eq 3 ] || show_run "$work/stale.log" stale 20
 
 finish "identity e2e"

@@ -19,7 +19,7 @@ run() { # run NAME PLAN: exit code in $RC, run id in $RUN_ID
     RC=$?
     RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
     sed -n '/^verdict /,$p' "$work/$1.log" | sed "s/^/  [$1] /"
-    [ "$RC" -le 1 ] || tail -n 30 "$work/$1.log" | sed "s/^/  [$1] /"
+    [ "$RC" -le 1 ] || show_run "$work/$1.log" "$1"
 }
 meta_verdicts() { # meta_verdicts RUN RESULT: no-loss verdicts of the metadata writers
     sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id

@@ -42,7 +42,7 @@ if want smoke; then
     "$rig" run --board "$board" --plan smoke --db "$db" >"$work/smoke.log" 2>&1
     rc=$?
     echo "  [smoke] $(( $(date +%s) - start )) s"
-    [ "$rc" -eq 0 ] || tail -n 30 "$work/smoke.log" | sed 's/^/  [smoke] /'
+    [ "$rc" -eq 0 ] || show_run "$work/smoke.log" smoke
     check "smoke: rig run exits 0 on the net-booted board" [ "$rc" -eq 0 ]
     check "smoke: 4 cycles passed" [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$(last_run) AND status='pass'")" -eq 4 ]
     check "smoke: the deploy recorded is tftp" [ "$(sql "$db" "SELECT deploy FROM runs WHERE id=$(last_run)")" = tftp ]
@@ -55,7 +55,7 @@ fi
 if want noresume; then
     "$rig" run --board "$board" --plan tests/e2e/plans/identity.yaml --db "$db" >"$work/noresume.log" 2>&1
     rc=$?
-    [ "$rc" -eq 0 ] || tail -n 30 "$work/noresume.log" | sed 's/^/  [noresume] /'
+    [ "$rc" -eq 0 ] || show_run "$work/noresume.log" noresume
     check "noresume: rig run exits 0" [ "$rc" -eq 0 ]
     check "noresume: both boots verified" [ "$(verified "$work/noresume.log" "$a_version" "$a_id")" -ge 2 ]
     check "noresume: the discarding boot's kernel got noresume from boot.ipxe" \
@@ -81,7 +81,7 @@ if want stale; then
     check "stale root: names the kernel it found and the one it deployed" \
         has "$work/stale.log" "wrong kernel: the board runs kernel $b_version build-id $b_id, not the deployed $a_version build-id $a_id"
     check "stale root: no cycle judged" [ "$(sql "$db" "SELECT count(*) FROM cycles")" -eq "$before" ]
-    [ "$rc" -eq 3 ] || tail -n 20 "$work/stale.log" | sed 's/^/  [stale] /'
+    [ "$rc" -eq 3 ] || show_run "$work/stale.log" stale 20
 fi
 
 if want candidates; then
@@ -89,7 +89,7 @@ if want candidates; then
         v=$(jq -r .version "$k/meta.json") id=$(jq -r .build_id "$k/meta.json") name=${k##*/}
         "$rig" run --board "$board" --plan "$work/one-suspend.yaml" --db "$db" --kernel "$k" >"$work/$name.log" 2>&1
         rc=$?
-        [ "$rc" -eq 0 ] || tail -n 20 "$work/$name.log" | sed "s/^/  [$name] /"
+        [ "$rc" -eq 0 ] || show_run "$work/$name.log" "$name" 20
         check "candidate $v: rig run exits 0" [ "$rc" -eq 0 ]
         check "candidate $v: deployed, booted and verified" [ "$(verified "$work/$name.log" "$v" "$id")" -ge 1 ]
         check "candidate $v: the run records it" [ "$(sql "$db" "SELECT kernel_build_id FROM runs WHERE id=$(last_run)")" = "$id" ]

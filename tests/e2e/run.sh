@@ -20,16 +20,17 @@ export RIG_LOCK_DIR=$work/locks
 # vCPUs in multi-threaded TCG that boards/qemu.yaml's tcg_thread: single removes, and NVMe lost
 # its interrupt line on a kernel without CONFIG_PCI_MSI, now in kernel/configs/qemu.config.)
 run() {
-    local name=$1 plan=$2 infra last
+    local name=$1 plan=$2 infra last t0=$SECONDS
     shift 2
     last=0
     [ -e "$db" ] && last=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
     "$rig" run --board qemu --plan "$plan" --db "$db" "$@" >"$work/$name.log" 2>&1
     RC=$?
+    echo "  [$name] $((SECONDS - t0)) s"
     RUN_ID=$(sql "$db" "SELECT coalesce(max(id), 0) FROM runs")
     [ "$RUN_ID" != "$last" ] || RUN_ID=0   # no run stored (e.g. an unhealthy first boot)
     sed -n '/^verdict /,$p' "$work/$name.log" | sed "s/^/  [$name] /"
-    [ "$RC" -le 1 ] || tail -n 30 "$work/$name.log" | sed "s/^/  [$name] /"
+    [ "$RC" -le 1 ] || show_run "$work/$name.log" "$name"
     infra=$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID AND status='infra'")
     check "$name: no infrastructure error (exit $RC, $infra infra cycles in run $RUN_ID)" \
         [ "$RC" -ne 3 -a "$infra" -eq 0 ]

@@ -27,7 +27,7 @@ run() {
     RUN_ID=$(sql "$db" "SELECT max(id) FROM runs")
     sed -n '/^verdict /,$p' "$work/$1.log" | sed "s/^/  [$1] /"
     grep '  drive ' "$work/$1.log" | sed "s/^/  [$1]/"
-    [ "$RC" -le 1 ] || tail -n 30 "$work/$1.log" | sed "s/^/  [$1] /"
+    [ "$RC" -le 1 ] || show_run "$work/$1.log" "$1"
 }
 verdicts() { # verdicts RUN NAME RESULT
     sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id = c.id
