@@ -176,8 +176,8 @@ check-lava-lab: rig kernel image
 # fuzz-smoke: every libFuzzer harness for 20 s (tests/fuzz/README.md), about 3 min with its build.
 # check-debian: the Debian board on the same kernel, 8 min 31 s measured (13 checks) plus its image
 # (about 4 min cold, 1 min with the Debian base cached).
-# check-vbench: rig on the virtual bench (a real 8250 UART and gpio-sim lines), 44 checks in 6 min 5 s
-# measured, plus the bench's own kernel (399 s cold on an idle host, no ccache; seconds from ccache).
+# check-vbench: rig on the virtual bench (a real 8250 UART and gpio-sim lines), 44 checks in 6 min 20 s
+# measured; the bench boots the boards' kernel (out/kernel), so it adds no kernel build.
 check: check-units check-gpiod2 fuzz-smoke check-kernel check-e2e check-lava check-bisect check-netboot check-debian check-vbench
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by

@@ -1,27 +1,19 @@
 #!/usr/bin/env bash
-# build.sh — the virtual bench's kernel and initramfs (vbench/README.md).
-#
-# Kernel: kernel/build.sh with the board's base, console, gpio and qemu fragments plus
-# vbench/bench.config, linked as out/bench-kernel; cached by its inputs like the board's kernel.
+# build.sh — the virtual bench's initramfs (vbench/README.md). The bench boots the boards' own
+# kernel (out/kernel, make kernel): its console and gpio fragments carry what the bench needs.
 # Initramfs (out/vbench/initramfs.cpio): static busybox, rig and its shared libraries (ldd),
 # rig built against libgpiod 2.x when out/gpiod2 has one, the GPIO unit tests, gpiod's tools
 # (a foreign holder of a line), sqlite3, vbench-wire, the rig agent, the scenarios, and /rig:
 # boards, plans, known issues and the DUT kernel's meta.json.
 #
-# Usage: vbench/build.sh [kernel|image|all]   (default all)
+# Usage: vbench/build.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/scripts/lib/common.sh"
 help_from_header "$@"
 out=${OUT:-$top/out}
-what=${1:-all}
-
-build_kernel() {
-    local c=$top/kernel/configs
-    CONFIG_FRAGMENTS="$c/base.config $c/console.config $c/gpio.config $c/qemu.config $here/bench.config" \
-        KERNEL_LINK=bench-kernel "$top/kernel/build.sh" >/dev/null
-}
+[ $# -eq 0 ] || { echo "usage: vbench/build.sh (no arguments: the bench boots make kernel's out/kernel)" >&2; exit 2; }
 
 build_image() {
     dest=$out/vbench
@@ -60,9 +52,4 @@ build_image() {
     log "bench initramfs: $dest/initramfs.cpio ($(du -h "$dest/initramfs.cpio" | cut -f1))"
 }
 
-case $what in
-    kernel) build_kernel ;;
-    image) build_image ;;
-    all) build_kernel; build_image ;;
-    *) die "usage: vbench/build.sh [kernel|image|all]" ;;
-esac
+build_image
