@@ -108,9 +108,8 @@ int collect_after_resume(struct engine_ctx *ctx, struct results_cycle *cyc, stru
 	size_t n = 0;
 
 	if (recover_console_gap(ctx, cyc, err) < 0 ||
-	    dut_trace_read(ctx->s, ctx->t.command, &w, err) < 0 ||
-	    (workloads && (dut_alive(ctx->s, ctx->t.command, &alive, err) < 0 ||
-			   dut_stall_ops(ctx->s, ctx->t.command, &stall, err) < 0)) ||
+	    dut_collect_after_resume(ctx->s, ctx->t.command, &w, workloads ? &alive : NULL,
+				     workloads ? &stall : NULL, err) < 0 ||
 	    (ctx->owner_pending && owner_state(ctx, &owner_frozen, err) < 0) ||
 	    collect_timeline(ctx, cyc, &w, workloads ? &stall : NULL, err) < 0 ||
 	    !(ev = drain_events(ctx, cyc, &n, err)))

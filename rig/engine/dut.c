@@ -107,16 +107,47 @@ int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
 	return rc;
 }
 
-int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *out,
-		   struct rig_err *err)
+/* PART's lines of a rig-dut collect reply; an error naming it when the board left it out. */
+static int collect_part(const struct agent_reply *reply, const char *part, const char *const **lines,
+			size_t *n, struct rig_err *err)
 {
-	struct agent_reply reply;
+	size_t first;
 
-	if (run(s, EV_CMD_TRACE_READ, timeout_s, &reply, err) < 0)
-		return -1;
-	ev_parse_trace(lines_of(&reply), reply.n_lines, out);
-	agent_reply_free(&reply);
+	if (!ev_collect_part(lines_of(reply), reply->n_lines, part, &first, n))
+		return rig_err_set(err, RIG_EXIT_INFRA, EV_CMD_COLLECT ": the board's reply has no "
+				   "'collect=%s' part (is its rig-dut older than this rig?)", part);
+	*lines = lines_of(reply) + first;
 	return 0;
+}
+
+int dut_collect_after_resume(struct session *s, unsigned timeout_s, struct frozen_window *window,
+			     struct ev_alive *alive, struct ev_stall_ops *stall,
+			     struct rig_err *err)
+{
+	bool writers = alive && stall;
+	struct agent_reply reply;
+	const char *const *lines = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (run(s, writers ? EV_CMD_COLLECT " trace alive stall" : EV_CMD_COLLECT " trace", timeout_s,
+		&reply, err) < 0)
+		return -1;
+	if (collect_part(&reply, "trace", &lines, &n, err) < 0)
+		goto out;
+	ev_parse_trace(lines, n, window);
+	if (writers) {
+		if (collect_part(&reply, "alive", &lines, &n, err) < 0)
+			goto out;
+		ev_parse_alive(lines, n, alive);
+		if (collect_part(&reply, "stall", &lines, &n, err) < 0 ||
+		    ev_parse_stall_ops(lines, n, stall, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	agent_reply_free(&reply);
+	return rc;
 }
 
 int dut_timeline_setup(struct session *s, unsigned timeout_s, char *line, size_t size,
@@ -148,30 +179,6 @@ int dut_klog(struct session *s, unsigned timeout_s, double since_ktime, double u
 	else
 		snprintf(cmd, sizeof(cmd), "rig-dut klog %.6f", since_ktime);
 	return run(s, cmd, timeout_s, reply, err);
-}
-
-int dut_stall_ops(struct session *s, unsigned timeout_s, struct ev_stall_ops *out,
-		  struct rig_err *err)
-{
-	struct agent_reply reply;
-	int rc;
-
-	if (run(s, EV_CMD_STALL_OPS, timeout_s, &reply, err) < 0)
-		return -1;
-	rc = ev_parse_stall_ops(lines_of(&reply), reply.n_lines, out, err);
-	agent_reply_free(&reply);
-	return rc;
-}
-
-int dut_alive(struct session *s, unsigned timeout_s, struct ev_alive *out, struct rig_err *err)
-{
-	struct agent_reply reply;
-
-	if (run(s, EV_CMD_ALIVE, timeout_s, &reply, err) < 0)
-		return -1;
-	ev_parse_alive(lines_of(&reply), reply.n_lines, out);
-	agent_reply_free(&reply);
-	return 0;
 }
 
 int dut_fsfreeze(struct session *s, unsigned timeout_s, const char *fs, const char *action,

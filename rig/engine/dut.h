@@ -45,9 +45,12 @@ int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *re
 int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,
 		enum sleep_mode mode, struct ev_sleep *out, struct rig_err *err);
 
-/* After a resume. */
-int dut_trace_read(struct session *s, unsigned timeout_s, struct frozen_window *out,
-		   struct rig_err *err);
+/* After a resume, in one round trip (rig-dut collect): the freeze trace into window and, when
+ * alive and stall are given (a plan with workloads), the writers' liveness and their telemetry
+ * around the freeze (ev_stall_ops_free it). */
+int dut_collect_after_resume(struct session *s, unsigned timeout_s, struct frozen_window *window,
+			     struct ev_alive *alive, struct ev_stall_ops *stall,
+			     struct rig_err *err);
 /* Plans with `timeline: true`: the kernel's power events traced from now on (after every boot);
  * the board's answer ("timeline=on ..." or "timeline=unavailable reason=...") into line. */
 int dut_timeline_setup(struct session *s, unsigned timeout_s, char *line, size_t size,
@@ -59,9 +62,6 @@ int dut_timeline_read(struct session *s, unsigned timeout_s, struct timeline *ou
  * unless negative), into reply (free it). */
 int dut_klog(struct session *s, unsigned timeout_s, double since_ktime, double until_ktime,
 	     struct agent_reply *reply, struct rig_err *err);
-int dut_stall_ops(struct session *s, unsigned timeout_s, struct ev_stall_ops *out,
-		  struct rig_err *err);
-int dut_alive(struct session *s, unsigned timeout_s, struct ev_alive *out, struct rig_err *err);
 
 /* rig-dut fsfreeze NAME freeze|thaw|state; *frozen (may be NULL) gets the state it reports. */
 int dut_fsfreeze(struct session *s, unsigned timeout_s, const char *fs, const char *action,

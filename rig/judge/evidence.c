@@ -85,6 +85,33 @@ void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out)
 	out->hw_sleep_ms = count_of(line, "hw_sleep_ms");
 }
 
+static bool collect_marker(const char *line, const char **part)
+{
+	static const char key[] = "collect=";
+
+	if (strncmp(line, key, sizeof(key) - 1) != 0)
+		return false;
+	*part = line + sizeof(key) - 1;
+	return true;
+}
+
+bool ev_collect_part(const char *const *lines, size_t n, const char *part, size_t *first,
+		     size_t *count)
+{
+	const char *name;
+	size_t i = 0;
+
+	while (i < n && !(collect_marker(lines[i], &name) && strcmp(name, part) == 0))
+		i++;
+	if (i == n)
+		return false;
+	*first = ++i;
+	while (i < n && !collect_marker(lines[i], &name))
+		i++;
+	*count = i - *first;
+	return true;
+}
+
 void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w)
 {
 	memset(w, 0, sizeof(*w));

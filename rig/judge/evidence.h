@@ -40,6 +40,7 @@
 #define EV_CMD_FSCK            "rig-dut fsck"
 #define EV_CMD_TIMELINE_SETUP  "rig-dut timeline-setup"
 #define EV_CMD_TIMELINE_READ   "rig-dut timeline-read"
+#define EV_CMD_COLLECT         "rig-dut collect"
 
 #define EV_WRITERS_MAX 32
 #define EV_FILESYSTEMS_MAX 16
@@ -91,6 +92,12 @@ struct ev_wake {
 };
 
 void ev_parse_wake(const char *const *lines, size_t n, struct ev_wake *out);
+
+/* rig-dut collect PART...: each part's lines (as its own command prints them) follow a line
+ * "collect=PART". Where PART's lines start and how many there are; false when the reply has no
+ * such part (a rig-dut without collect prints its help instead). */
+bool ev_collect_part(const char *const *lines, size_t n, const char *part, size_t *first,
+		     size_t *count);
 
 /* rig-dut trace-read: "event t_ns [dev]" per line, fed into the frozen window. */
 void ev_parse_trace(const char *const *lines, size_t n, struct frozen_window *w);

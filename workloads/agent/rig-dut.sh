@@ -448,6 +448,26 @@ cmd_alive() {
     done
 }
 
+# collect PART... — what the rig reads after every resume, in one agent round trip instead of one
+# each (each costs the console's round trip and a fresh rig-dut): every PART's output follows a
+# line "collect=PART". trace before stall: stall-ops reads the window trace-read kept.
+cmd_collect() {
+    for part in "$@"; do
+        case $part in
+            trace|alive|stall) ;;
+            *) echo "error=bad-argument arg=$part"; return 1 ;;
+        esac
+    done
+    for part in "$@"; do
+        echo "collect=$part"
+        case $part in
+            trace) cmd_trace_read ;;
+            alive) cmd_alive ;;
+            stall) cmd_stall_ops ;;
+        esac
+    done
+}
+
 cmd_stop_workloads() {
     for f in "$STATE"/pids/*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
     for f in "$STATE"/fio/*/fio.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
@@ -852,6 +872,7 @@ case ${1:-help} in
     alive) cmd_alive ;;
     klog) shift; cmd_klog "$@" ;;
     stall-ops) cmd_stall_ops ;;
+    collect) shift; cmd_collect "$@" ;;
     suspend) shift; cmd_suspend "$@" ;;
     hibernate) shift; cmd_hibernate "$@" ;;
     pm-test) shift; cmd_pm_test "$@" ;;

@@ -2,7 +2,8 @@
 # rig-dut trace-read turns the trace's "SECONDS.MICROS:" stamps into nanoseconds with awk. The
 # board's busybox awk reads a digit string 0-7 with a leading 0 as octal ("012345000" is
 # 2738688), which moved ~3 % of freeze and thaw stamps up to 0.1 s early. Run under every awk
-# this host has (busybox's when installed): the board runs busybox. No board.
+# this host has (busybox's when installed): the board runs busybox. No board. Also rig-dut
+# collect, which the rig runs after every resume instead of trace-read, alive and stall-ops.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -38,5 +39,21 @@ if [ "${awks#* }" = busybox ]; then
     check_eq "busybox reads 012345000 as octal without the fix" \
         "$(busybox awk 'BEGIN{ print substr("012345" "000000000", 1, 9) + 0 }')" "2738688"
 fi
+# rig-dut collect: the reads after a resume in one reply, each part after its "collect=" line,
+# the trace read before the stall report that uses it; a bad part is refused before any is run.
+eval "$(sed -n '/^cmd_collect() {/,/^}/p' workloads/agent/rig-dut.sh)"
+cmd_alive() { echo "writer=w1 alive=1"; }
+cmd_stall_ops() { echo "window from=$(head -n1 "$STATE/trace.last" | cut -d' ' -f2)"; }
+trace
+check_eq "collect: parts in order, each after its marker" "$(cmd_collect trace alive stall)" "collect=trace
+$want
+collect=alive
+writer=w1 alive=1
+collect=stall
+window from=812012345000"
+trace
+out=$(cmd_collect trace bogus); rc=$?
+check_eq "collect: an unknown part is refused (exit 1, nothing run)" "$rc:$out" "1:error=bad-argument arg=bogus"
+check "collect: the refused call left the trace unread" grep -q fs_freeze "$TRACE/trace"
 echo "awks: $awks"
 finish workloads/tests/rig-dut-trace-read.sh

@@ -57,6 +57,63 @@ static void event(struct judge_event *e, struct kevent_parser *p, const char *li
 	e->text = (char *)line;
 }
 
+/* rig-dut collect's one reply, split by its "collect=PART" lines, parses as the three commands'
+ * replies did: the same window, writers and telemetry. */
+static void collect_reply_split_into_its_parts(void **state)
+{
+	const char *reply[2 + N_TRACE + 1 + 2 + 1 + N_STALL + 1];
+	const char *alive_lines[] = { "writer=nvme-ext4-m1a alive=1", "writer=sata-xfs-m2b alive=0" };
+	struct frozen_window apart, together;
+	struct ev_stall_ops ops_apart, ops_together;
+	struct ev_alive alive;
+	struct rig_err err;
+	size_t n = 0, first, count;
+
+	(void)state;
+	reply[n++] = "rig-dut: a stray line before any part";
+	reply[n++] = "collect=trace";
+	for (size_t i = 0; i < N_TRACE; i++)
+		reply[n++] = trace_lines[i];
+	reply[n++] = "collect=alive";
+	reply[n++] = alive_lines[0];
+	reply[n++] = alive_lines[1];
+	reply[n++] = "collect=stall";
+	for (size_t i = 0; i < N_STALL; i++)
+		reply[n++] = stall_lines[i];
+
+	assert_true(ev_collect_part(reply, n, "trace", &first, &count));
+	assert_int_equal(first, 2);
+	assert_int_equal(count, N_TRACE);
+	ev_parse_trace(reply + first, count, &together);
+	ev_parse_trace(trace_lines, N_TRACE, &apart);
+	assert_memory_equal(&together, &apart, sizeof(apart));
+	assert_true(together.thaw_done);
+
+	assert_true(ev_collect_part(reply, n, "alive", &first, &count));
+	assert_int_equal(count, 2);
+	ev_parse_alive(reply + first, count, &alive);
+	assert_int_equal(alive.n, 2);
+	assert_false(alive.writers[1].alive);
+
+	assert_true(ev_collect_part(reply, n, "stall", &first, &count));
+	assert_int_equal(count, N_STALL);
+	assert_int_equal(ev_parse_stall_ops(reply + first, count, &ops_together, &err), 0);
+	assert_int_equal(ev_parse_stall_ops(stall_lines, N_STALL, &ops_apart, &err), 0);
+	assert_int_equal(ops_together.n, ops_apart.n);
+	assert_int_equal(ops_together.writers[1].n_ops, 2);
+	assert_int_equal(ops_together.to_ns, ops_apart.to_ns);
+	ev_stall_ops_free(&ops_together);
+	ev_stall_ops_free(&ops_apart);
+
+	/* a part asked for and left out (a rig-dut without collect prints its help) is not found;
+	 * a marker is matched whole; an empty part is there, with no lines */
+	assert_false(ev_collect_part(reply, n, "owner", &first, &count));
+	assert_false(ev_collect_part(reply, n, "trac", &first, &count));
+	reply[n++] = "collect=owner";
+	assert_true(ev_collect_part(reply, n, "owner", &first, &count));
+	assert_int_equal(count, 0);
+}
+
 static void resume_from_evidence(void **state)
 {
 	struct judge_context c = { .board = &board, .kernel_version = "7.3.4", .knob_freeze_filesystems = 1 };
@@ -358,6 +415,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(resume_from_evidence),
+		cmocka_unit_test(collect_reply_split_into_its_parts),
 		cmocka_unit_test(known_issues_applied),
 		cmocka_unit_test(no_loss_against_the_acknowledgements_seen),
 		cmocka_unit_test(meta_writer_judged_like_a_journal),
