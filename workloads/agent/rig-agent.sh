@@ -59,30 +59,33 @@ END {
     printf "%.0f\n", xor(crc, 4294967295)
 }'
 
+# The CRC of file $1 into $crc. Every process counts: under TCG a fork and exec of busybox costs
+# tens of milliseconds, and every command the rig sends pays for them.
 checksum() {
     if [ "${RIG_AGENT_CKSUM:-auto}" != awk ] && command -v cksum >/dev/null 2>&1; then
-        cksum <"$1" | awk '{ print $1 }'
+        crc=$(cksum <"$1")
+        crc=${crc%% *}
     else
-        od -An -v -tu1 "$1" | awk "$crc_awk"
+        crc=$(od -An -v -tu1 "$1" | awk "$crc_awk")
     fi
 }
 
-# The reply to request seq: cmd run, its output framed, counted and checksummed.
+# The reply to request seq: cmd run, its output framed, counted and checksummed. One awk frames
+# and counts the lines and writes the reply both to the console and to $last (for a resend).
+# shellcheck disable=SC2016 # an awk program, not shell
+frame_awk='
+BEGIN { print head; print head > last }
+{ line = prefix $0; print line; print line > last }
+END { tail = end " lines=" NR " crc=" crc; print tail; print tail > last; close(last) }'
 reply() {
     seq=$1 cmd=$2
     sh -c "$cmd" </dev/null >"$raw" 2>&1
     rc=$?
     tr '\000-\010\013-\037\177' '?' <"$raw" | awk '{ print }' >"$out"
-    lines=$(awk 'END { print NR }' "$out")
-    crc=$(checksum "$out")
-    {
-        printf '%s %s begin\n' "$marker" "$seq"
-        sed "s/^/$marker $seq | /" "$out"
-        printf '%s %s end rc=%s lines=%s crc=%s\n' "$marker" "$seq" "$rc" "$lines" "$crc"
-    } >"$last"
+    checksum "$out"
+    awk -v head="$marker $seq begin" -v prefix="$marker $seq | " -v end="$marker $seq end rc=$rc" \
+        -v crc="$crc" -v last="$last" "$frame_awk" "$out"
     last_seq=$seq
-    cat "$last"
-    rm -f "$raw" "$out"
 }
 
 resend_reply() {

@@ -10,7 +10,7 @@ set -u
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 STATE=/run/rig                  # tmpfs: never frozen, survives suspend, not a reboot
 TRACE=/sys/kernel/tracing
-mkdir -p "$STATE"
+[ -d "$STATE" ] || mkdir -p "$STATE"    # a test, not a process: every command pays for this line
 [ -f /etc/rig/tools.sh ] && . /etc/rig/tools.sh      # real util-linux tools over busybox applets
 [ -f /etc/rig/layout.sh ] && . /etc/rig/layout.sh
 

@@ -252,39 +252,62 @@ static int fake_suspend(struct fake_dut *f, unsigned seq)
 }
 
 /* rig-dut trace-read: "event t_ns [dev]" lines of one suspend's frozen window. */
-static int fake_trace_read(struct fake_dut *f, unsigned seq)
+static void fake_trace_read(char *out, size_t size)
 {
-	char out[512];
-
-	snprintf(out, sizeof(out),
+	snprintf(out, size,
 		 "fs_freeze %llu \nfreeze_super %llu nvme0n1p1\nfreeze_super_ret %llu \n"
 		 "fs_freeze_done %llu \nfs_thaw %llu \nthaw_super %llu nvme0n1p1\n"
 		 "fs_thaw_done %llu \n",
 		 FREEZE_NS, FREEZE_SUPER_NS, FREEZE_SUPER_RET_NS, FREEZE_DONE_NS, THAW_NS,
 		 THAW_SUPER_NS, THAW_DONE_NS);
-	return fake_reply(f, seq, 0, out);
 }
 
 /* rig-dut stall-ops: the writer blocked from just after freeze_super until after its thaw
  * (and, if asked, a store that went through 500 ms into the frozen window). */
-static int fake_stall_ops(struct fake_dut *f, unsigned seq)
+static void fake_stall_ops(const struct fake_dut *f, char *out, size_t size)
 {
-	char out[768];
-	int n = snprintf(out, sizeof(out),
+	int n = snprintf(out, size,
 			 "window from_ns=%llu to_ns=%llu\n"
 			 "writer=nvme-ext4-m tel ops=40 errors=0 longest_ns=2010500000 inflight_start_ns=0 retained=12\n"
 			 "writer=nvme-ext4-m op start_ns=%llu end_ns=%llu err=0 kind=store seq=40\n",
 			 FREEZE_NS, THAW_DONE_NS, FREEZE_SUPER_NS + 500000, THAW_SUPER_NS + 1000000);
 
 	if (f->write_while_frozen)
-		snprintf(out + n, sizeof(out) - (size_t)n,
+		snprintf(out + n, size - (size_t)n,
 			 "writer=nvme-ext4-m op start_ns=%llu end_ns=%llu err=0 kind=store seq=41\n",
 			 FREEZE_SUPER_RET_NS + 500000000, FREEZE_SUPER_RET_NS + 500100000);
-	return fake_reply(f, seq, 0, out);
 }
 
-/* The recorded evidence's answer to cmd: its kernel messages, then its reply. */
-static int fake_scripted(struct fake_dut *f, unsigned seq, const char *cmd)
+/* The board's rig-dut command that prints PART of a rig-dut collect reply. */
+static const char *collect_part_command(const char *part, size_t len)
+{
+	static const struct { const char *part, *cmd; } parts[] = {
+		{ "trace", "rig-dut trace-read" }, { "alive", "rig-dut alive" },
+		{ "stall", "rig-dut stall-ops" },
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strlen(parts[i].part) == len && strncmp(parts[i].part, part, len) == 0)
+			return parts[i].cmd;
+	return NULL;
+}
+
+/* The fake's own output of one rig-dut command (NULL: it has none). */
+static const char *fake_output(const struct fake_dut *f, const char *cmd, char *out, size_t size)
+{
+	if (strcmp(cmd, "rig-dut trace-read") == 0)
+		fake_trace_read(out, size);
+	else if (strcmp(cmd, "rig-dut alive") == 0)
+		snprintf(out, size, "writer=nvme-ext4-m alive=1\n");
+	else if (strcmp(cmd, "rig-dut stall-ops") == 0)
+		fake_stall_ops(f, out, size);
+	else
+		return NULL;
+	return out;
+}
+
+/* The recorded evidence for cmd, its kernel messages sent; NULL when there is none. */
+static const struct evidence *fake_recorded(struct fake_dut *f, const char *cmd)
 {
 	for (size_t i = 0; i < f->n_script; i++) {
 		const struct evidence *e = &f->script[i];
@@ -298,11 +321,49 @@ static int fake_scripted(struct fake_dut *f, unsigned seq, const char *cmd)
 
 			snprintf(msg, sizeof(msg), "%.*s", (int)len, p);
 			if (fake_kernel(f, msg) < 0)
-				return -1;
+				return NULL;
 			p += len + (p[len] == '\n');
 		}
-		return fake_reply(f, seq, e->rc, e->reply);
+		return e;
 	}
+	return NULL;
+}
+
+/* rig-dut collect PART...: as the board's rig-dut prints it, each part's command's output after
+ * a "collect=PART" line (from the recorded evidence when the fake replays one). */
+static int fake_collect(struct fake_dut *f, unsigned seq, const char *parts)
+{
+	char out[4096] = "", one[1024];
+	size_t used = 0;
+
+	for (const char *p = parts; *p;) {
+		size_t len = strcspn(p, " ");
+		const char *cmd = collect_part_command(p, len), *text = NULL;
+		const struct evidence *e;
+
+		if (!cmd)
+			return fake_reply(f, seq, 1, "error=bad-argument\n");
+		if (f->script)
+			text = (e = fake_recorded(f, cmd)) ? e->reply : "";
+		else
+			text = fake_output(f, cmd, one, sizeof(one));
+		used += (size_t)snprintf(out + used, sizeof(out) - used, "collect=%.*s\n%s",
+					 (int)len, p, text);
+		assert_true(used < sizeof(out));
+		p += len + (p[len] == ' ');
+	}
+	return fake_reply(f, seq, 0, out);
+}
+
+/* The recorded evidence's answer to cmd: its kernel messages, then its reply. */
+static int fake_scripted(struct fake_dut *f, unsigned seq, const char *cmd)
+{
+	const struct evidence *e;
+
+	if (strncmp(cmd, "rig-dut collect ", 16) == 0)
+		return fake_collect(f, seq, cmd + 16);
+	if ((e = fake_recorded(f, cmd)))
+		return fake_reply(f, seq, e->rc, e->reply);
 	return fake_reply(f, seq, 127, "sh: not in the recorded evidence\n");
 }
 
@@ -341,12 +402,10 @@ static int fake_command(struct fake_dut *f, unsigned seq, const char *cmd)
 		f->s2idle = strncmp(cmd, "rig-dut suspend s2idle ", 23) == 0;
 		return fake_suspend(f, seq);
 	}
-	if (strcmp(cmd, "rig-dut trace-read") == 0)
-		return fake_trace_read(f, seq);
-	if (strcmp(cmd, "rig-dut alive") == 0)
-		return fake_reply(f, seq, 0, "writer=nvme-ext4-m alive=1\n");
-	if (strcmp(cmd, "rig-dut stall-ops") == 0)
-		return fake_stall_ops(f, seq);
+	if (strncmp(cmd, "rig-dut collect ", 16) == 0)
+		return fake_collect(f, seq, cmd + 16);
+	if (fake_output(f, cmd, out, sizeof(out)))
+		return fake_reply(f, seq, 0, out);
 	return fake_reply(f, seq, 127, "sh: rig-dut: unknown command\n");
 }
 
@@ -700,7 +759,7 @@ static void test_two_clean_suspends(void **state)
 	assert_int_equal(fake_count(&r->fake, "rig-dut start-workloads journal"), 1);
 	/* The board reports its writers' operations around the freeze; the judge holds them
 	 * against the traced superblock's own window. */
-	assert_int_equal(fake_count(&r->fake, "rig-dut stall-ops"), 2);
+	assert_int_equal(fake_count(&r->fake, "rig-dut collect trace alive stall"), 2);
 	assert_int_equal(sql_int(r, "SELECT CAST(value AS INTEGER) FROM measurements m JOIN cycles c "
 				     "ON m.cycle_id = c.id WHERE c.idx = 0 AND m.name = 'stall_ms'"),
 			 (long long)((THAW_SUPER_NS + 1000000 - FREEZE_SUPER_NS - 500000) / 1000000));
@@ -1112,7 +1171,7 @@ static void test_stop_between_cycles_ends_run_aborted(void **state)
 
 	/* Ctrl-C while cycle 0 collects its verdicts: the cycle completes, no cycle follows, and
 	 * the run must not stay "running" for ever. */
-	r->fake.stop_on_command = "rig-dut alive";
+	r->fake.stop_on_command = "rig-dut collect trace alive stall";
 	assert_int_not_equal(run_engine(r), RIG_EXIT_PASS);
 	assert_int_equal(r->fake.suspends, 1);
 	assert_int_equal(sql_int(r, "SELECT COUNT(*) FROM cycles WHERE run_id = %lld",
@@ -1128,7 +1187,7 @@ static void test_console_lost_is_infra_then_reboot(void **state)
 
 	/* The console dies while cycle 0 collects: an infrastructure failure of that cycle only;
 	 * the board is booted again and cycle 1 runs. */
-	r->fake.die_on_command = "rig-dut alive";
+	r->fake.die_on_command = "rig-dut collect trace alive stall";
 	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
 	assert_int_equal(r->fake.connections, 2);
 	assert_int_equal(r->totals.infra, 1);
@@ -1144,7 +1203,7 @@ static void test_infra_ends_the_run_only_three_in_a_row(void **state)
 	struct run *r = *state;
 	char buf[64];
 
-	r->fake.die_on_command = "rig-dut alive";
+	r->fake.die_on_command = "rig-dut collect trace alive stall";
 	r->fake.die_pattern = "xx.xx.";
 	r->opts.cycles = 6;
 	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
@@ -1158,7 +1217,7 @@ static void test_three_infra_in_a_row_end_the_run(void **state)
 {
 	struct run *r = *state;
 
-	r->fake.die_on_command = "rig-dut alive";
+	r->fake.die_on_command = "rig-dut collect trace alive stall";
 	r->fake.die_pattern = "x.xxxxxx";
 	r->opts.cycles = 8;
 	assert_int_equal(run_engine(r), RIG_EXIT_INFRA);
