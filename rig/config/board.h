@@ -127,6 +127,8 @@ struct board {
 	size_t n_sleep_states;
 	char **wake_sources;  /* subset of rtc, qmp, button, serial */
 	size_t n_wake_sources;
+	char **hibernate_modes;  /* /sys/power/disk modes that work; none listed = shutdown only */
+	size_t n_hibernate_modes;
 	struct board_filesystem *filesystems;
 	size_t n_filesystems;
 	char *swap;

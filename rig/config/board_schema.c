@@ -20,6 +20,8 @@ static const char *const backends[] = { "qemu", "gpiod", "command", NULL };
 static const char *const transports[] = { "socket", "serial", "pty", NULL };
 static const char *const sleep_states[] = { "s2idle", "shallow", "deep", "disk", NULL };
 static const char *const wake_sources[] = { "rtc", "qmp", "button", "serial", NULL };
+static const char *const hibernate_modes[] = { "shutdown", "platform", "reboot", "suspend",
+					       "test_resume", NULL };
 static const char *const disk_interfaces[] = { "nvme", "sata", NULL };
 static const char *const qemu_machines[] = { "pc", "q35", NULL };
 static const char *const qemu_accels[] = { "tcg", "kvm", NULL };
@@ -140,6 +142,8 @@ static const struct yschema boot_schema = YSCHEMA(boot_fields, struct board_boot
 static const struct yfield sleep_fields[] = {
 	LIST("states", struct board, sleep_states, n_sleep_states, .values = sleep_states),
 	LIST("wake", struct board, wake_sources, n_wake_sources, .values = wake_sources),
+	LIST("hibernate_modes", struct board, hibernate_modes, n_hibernate_modes,
+	     .values = hibernate_modes),
 };
 static const struct yschema sleep_schema = YSCHEMA(sleep_fields, struct board);
 

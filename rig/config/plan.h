@@ -40,9 +40,26 @@ struct step_suspend {
 	enum sleep_via via;         /* default sysfs; systemctl: systemctl suspend */
 };
 
+/* /sys/power/disk: what the kernel does once the image is written. Order matches the names;
+ * shutdown (power off) first, so a zeroed step is the default: platform (ACPI S4 through the
+ * firmware), reboot, suspend (hybrid: suspend to RAM, the image restores only if the power
+ * goes), test_resume (restored at once, in place, without a power-off). */
+enum hibernate_mode {
+	HIB_MODE_SHUTDOWN, HIB_MODE_PLATFORM, HIB_MODE_REBOOT, HIB_MODE_SUSPEND, HIB_MODE_TEST_RESUME,
+};
+/* Negative controls of the hibernate-mode verdict (QEMU boards): the rig makes a hybrid sleep end
+ * the way the plan did not ask. power-cut: cuts the power in S3 when a resume from RAM was asked;
+ * early-wake: wakes the board from S3 when a power cut (and a restore) was asked. */
+enum hibernate_inject { HIB_INJECT_NONE, HIB_INJECT_POWER_CUT, HIB_INJECT_EARLY_WAKE };
+
 struct step_hibernate {
 	bool resume;                /* false: boot with noresume, the image is discarded */
 	enum sleep_via via;         /* sysfs or systemctl (systemctl hibernate) */
+	enum hibernate_mode mode;   /* default shutdown */
+	bool power_cut;             /* mode suspend: cut the power in S3, the image must restore */
+	enum wake_source wake;      /* mode suspend: how the rig wakes it from S3; default qmp */
+	unsigned seconds;           /* mode suspend: time in S3 before the wake or the cut; default 3 */
+	enum hibernate_inject inject;
 };
 
 struct step_power_cut {
@@ -102,6 +119,8 @@ const char *step_kind_name(enum step_kind kind);
 const char *sleep_mode_name(enum sleep_mode mode);
 const char *wake_source_name(enum wake_source wake);
 const char *pm_test_level_name(enum pm_test_level level);
+/* "shutdown", "platform", "reboot", "suspend", "test_resume": /sys/power/disk's words */
+const char *hibernate_mode_name(enum hibernate_mode mode);
 /* "sysfs", "systemctl", "hybrid-sleep", "suspend-then-hibernate" */
 const char *sleep_via_name(enum sleep_via via);
 /* The systemctl verb of a suspend (suspend, hybrid-sleep, suspend-then-hibernate) or of a

@@ -134,6 +134,78 @@ static int check_suspend(const struct step_ctx *c)
 	return 0;
 }
 
+/* A board lists the hibernation modes that work on it (sleep.hibernate_modes); one that lists
+ * none does what rig did before modes existed, shutdown. */
+static int need_hibernate_mode(const struct step_ctx *c, enum hibernate_mode mode)
+{
+	const char *name = hibernate_mode_name(mode);
+	char what[128];
+
+	if (listed(c->board->hibernate_modes, c->board->n_hibernate_modes, name) ||
+	    (mode == HIB_MODE_SHUTDOWN && c->board->n_hibernate_modes == 0))
+		return 0;
+	snprintf(what, sizeof(what), "the board does not declare hibernation mode \"%s\" "
+		 "(sleep.hibernate_modes)", name);
+	return step_error(c, "mode", what);
+}
+
+/* The options of a hybrid sleep (mode suspend): its S3 half is woken by the rig (an RTC alarm
+ * armed before the image write would expire during it) or ended by a power cut. */
+static int check_hybrid(const struct step_ctx *c, const struct step_hibernate *h)
+{
+	if (h->mode != HIB_MODE_SUSPEND) {
+		if (h->power_cut || h->inject != HIB_INJECT_NONE)
+			return step_error(c, h->power_cut ? "power_cut" : "inject",
+					  "needs mode: suspend (a hybrid sleep's S3 half)");
+		return 0;
+	}
+	if (need_sleep_state(c, "mode", "deep"))
+		return -1;
+	if (h->power_cut || h->inject == HIB_INJECT_POWER_CUT) {
+		if (!can_cut_power(c->board))
+			return step_error(c, "power_cut", "the board's power backend cannot cut power");
+	}
+	if (!h->power_cut || h->inject == HIB_INJECT_EARLY_WAKE) {
+		if (h->wake == WAKE_RTC)
+			return step_error(c, "wake", "the rig wakes a hybrid sleep: qmp, button or serial "
+					  "(an RTC alarm armed before the image write expires during it)");
+		if (need_wake_source(c, wake_source_name(h->wake)))
+			return -1;
+	}
+	if (h->inject != HIB_INJECT_NONE && !c->board->power.qemu)
+		return step_error(c, "inject", "needs a qemu board (negative controls of the "
+				  "hibernate-mode verdict)");
+	if ((h->inject == HIB_INJECT_POWER_CUT && h->power_cut) ||
+	    (h->inject == HIB_INJECT_EARLY_WAKE && !h->power_cut))
+		return step_error(c, "inject", "\"power-cut\" goes with power_cut: no, \"early-wake\" "
+				  "with power_cut: yes (each makes the sleep end the other way)");
+	return 0;
+}
+
+static int check_hibernate(const struct step_ctx *c)
+{
+	const struct step_hibernate *h = &c->step->u.hibernate;
+
+	/* The image is discarded by booting with noresume: only a board whose deploy sets the
+	 * command line can add it; any other would restore the image instead. */
+	if (!h->resume && !deploy_can_set_cmdline(c->board))
+		return step_error(c, "resume", "\"no\" needs a board whose kernel command line "
+				  "rig sets (deploy qemu, tftp or command; this board's deploy "
+				  "is none): it boots once with noresume to discard the image");
+	if (need_sleep_state(c, "resume", "disk") || need_systemd(c, h->via))
+		return -1;
+	/* systemd's HibernateMode= (sleep.conf) picks the mode of `systemctl hibernate` */
+	if (h->via != VIA_SYSFS && h->mode != HIB_MODE_SHUTDOWN)
+		return step_error(c, "mode", "via systemctl: the board's sleep.conf (HibernateMode=) "
+				  "chooses the mode; leave mode at shutdown");
+	if (need_hibernate_mode(c, h->mode))
+		return -1;
+	if (!h->resume && (h->mode == HIB_MODE_SUSPEND || h->mode == HIB_MODE_TEST_RESUME))
+		return step_error(c, "resume", "\"no\" discards an image at the next boot: mode "
+				  "suspend and test_resume come back without one");
+	return check_hybrid(c, h);
+}
+
 static int check_step(const struct step_ctx *c)
 {
 	const struct step *s = c->step;
@@ -142,13 +214,7 @@ static int check_step(const struct step_ctx *c)
 	case STEP_SUSPEND:
 		return check_suspend(c);
 	case STEP_HIBERNATE:
-		/* The image is discarded by booting with noresume: only a board whose deploy sets
-		 * the command line can add it; any other would restore the image instead. */
-		if (!s->u.hibernate.resume && !deploy_can_set_cmdline(c->board))
-			return step_error(c, "resume", "\"no\" needs a board whose kernel command line "
-					  "rig sets (deploy qemu, tftp or command; this board's deploy "
-					  "is none): it boots once with noresume to discard the image");
-		return need_sleep_state(c, "resume", "disk") || need_systemd(c, s->u.hibernate.via);
+		return check_hibernate(c);
 	case STEP_POWER_CUT:
 		if (!can_cut_power(c->board))
 			return step_error(c, "mode", "the board's power backend cannot cut power");

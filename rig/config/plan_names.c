@@ -30,6 +30,11 @@ const char *pm_test_level_name(enum pm_test_level level)
 	return name_in(plan_pm_test_levels, PM_TEST_CORE + 1, (int)level);
 }
 
+const char *hibernate_mode_name(enum hibernate_mode mode)
+{
+	return name_in(plan_hibernate_modes, HIB_MODE_TEST_RESUME + 1, (int)mode);
+}
+
 const char *sleep_via_name(enum sleep_via via)
 {
 	return name_in(plan_suspend_vias, VIA_SUSPEND_THEN_HIBERNATE + 1, (int)via);
@@ -54,6 +59,23 @@ static int format_knob(const struct plan_knob *knob, char *buf, size_t size)
 	return snprintf(buf, size, "knob sync_on_suspend=%d", knob->sync_on_suspend);
 }
 
+/* "hibernate resume=yes" as before modes existed; other modes add theirs (a hybrid sleep its S3
+ * time and how it ends: "hibernate mode=suspend 3s wake=qmp", "... 3s power-cut"). */
+static int format_hibernate(const struct step_hibernate *h, char *buf, size_t size)
+{
+	const char *inject = h->inject == HIB_INJECT_POWER_CUT ? " inject=power-cut"
+			     : h->inject == HIB_INJECT_EARLY_WAKE ? " inject=early-wake" : "";
+	char mode[64] = "";
+
+	if (h->mode == HIB_MODE_SUSPEND)
+		snprintf(mode, sizeof(mode), " mode=suspend %us %s%s", h->seconds,
+			 h->power_cut ? "power-cut" : "wake=", h->power_cut ? "" : wake_source_name(h->wake));
+	else if (h->mode != HIB_MODE_SHUTDOWN)
+		snprintf(mode, sizeof(mode), " mode=%s", hibernate_mode_name(h->mode));
+	return snprintf(buf, size, "hibernate resume=%s%s%s%s", h->resume ? "yes" : "no", mode,
+			inject, h->via != VIA_SYSFS ? " via=systemctl" : "");
+}
+
 int step_format(const struct step *step, char *buf, size_t size)
 {
 	const char *kind = step_kind_name(step->kind);
@@ -68,9 +90,7 @@ int step_format(const struct step *step, char *buf, size_t size)
 				step->u.suspend.via != VIA_SYSFS ? " via=" : "",
 				step->u.suspend.via != VIA_SYSFS ? sleep_via_name(step->u.suspend.via) : "");
 	case STEP_HIBERNATE:
-		return snprintf(buf, size, "%s resume=%s%s", kind,
-				step->u.hibernate.resume ? "yes" : "no",
-				step->u.hibernate.via != VIA_SYSFS ? " via=systemctl" : "");
+		return format_hibernate(&step->u.hibernate, buf, size);
 	case STEP_POWER_CUT:
 		return snprintf(buf, size, "%s %s after %us", kind,
 				sleep_mode_name(step->u.power_cut.mode),

@@ -14,6 +14,8 @@ _Static_assert(sizeof(enum step_inject) == sizeof(int), "YF_ENUM writes an int")
 _Static_assert(sizeof(enum pm_test_level) == sizeof(int), "YF_ENUM writes an int");
 _Static_assert(sizeof(enum plan_on_hang) == sizeof(int), "YF_ENUM writes an int");
 _Static_assert(sizeof(enum sleep_via) == sizeof(int), "YF_ENUM writes an int");
+_Static_assert(sizeof(enum hibernate_mode) == sizeof(int), "YF_ENUM writes an int");
+_Static_assert(sizeof(enum hibernate_inject) == sizeof(int), "YF_ENUM writes an int");
 
 const char *const plan_suspend_modes[] = { "deep", "s2idle", "shallow", NULL };
 const char *const plan_sleep_modes[] = { "deep", "s2idle", "shallow", "disk", NULL };
@@ -33,6 +35,9 @@ static const char *const workload_names[] = { "journal", "journal-write", "meta"
 const char *const plan_suspend_vias[] = { "sysfs", "systemctl", "hybrid-sleep",
 					  "suspend-then-hibernate", NULL };
 static const char *const hibernate_vias[] = { "sysfs", "systemctl", NULL };
+const char *const plan_hibernate_modes[] = { "shutdown", "platform", "reboot", "suspend",
+					     "test_resume", NULL };
+static const char *const hibernate_injects[] = { "none", "power-cut", "early-wake", NULL };
 
 #define MAX_SECONDS 86400
 
@@ -52,6 +57,15 @@ static const struct yfield hibernate_fields[] = {
 	FIELD("resume", YF_BOOL, struct step_hibernate, resume, .dflt = true),
 	FIELD("via", YF_ENUM, struct step_hibernate, via, .values = hibernate_vias,
 	      .dflt = VIA_SYSFS),
+	FIELD("mode", YF_ENUM, struct step_hibernate, mode, .values = plan_hibernate_modes,
+	      .dflt = HIB_MODE_SHUTDOWN),
+	FIELD("power_cut", YF_BOOL, struct step_hibernate, power_cut, .dflt = false),
+	FIELD("wake", YF_ENUM, struct step_hibernate, wake, .values = plan_wake_sources,
+	      .dflt = WAKE_QMP),
+	FIELD("seconds", YF_UINT, struct step_hibernate, seconds, .dflt = 3, .min = 1,
+	      .max = MAX_SECONDS),
+	FIELD("inject", YF_ENUM, struct step_hibernate, inject, .values = hibernate_injects,
+	      .dflt = HIB_INJECT_NONE),
 };
 static const struct yfield power_cut_fields[] = {
 	FIELD("mode", YF_ENUM, struct step_power_cut, mode, .values = plan_suspend_modes,

@@ -14,5 +14,6 @@ extern const char *const plan_wake_sources[];
 extern const char *const plan_pm_test_levels[];
 extern const char *const plan_step_names[];      /* indexed by enum step_kind */
 extern const char *const plan_suspend_vias[];    /* sysfs, systemctl, hybrid-sleep, ... */
+extern const char *const plan_hibernate_modes[]; /* shutdown, platform, reboot, ... */
 
 #endif

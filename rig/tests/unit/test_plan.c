@@ -455,6 +455,54 @@ static void check_refuses_early_wake_it_cannot_inject(void **state)
 			 "steps[0].suspend.inject", "needs a qemu board");
 }
 
+/* Hibernation modes (issue 18 part 4): what a board lists, and the options of a hybrid sleep. */
+static void check_refuses_hibernation_modes_it_cannot_do(void **state)
+{
+	(void)state;
+	check_refuses_on("boards/qemu-debian.yaml", "hibernate-mode-undeclared.yaml",
+			 "steps[1].hibernate.mode", "does not declare hibernation mode \"platform\" "
+			 "(sleep.hibernate_modes)");
+	check_refuses("hibernate-hybrid-rtc.yaml", "steps[0].hibernate.wake",
+		      "the rig wakes a hybrid sleep");
+	check_refuses("hibernate-cut-not-hybrid.yaml", "steps[1].hibernate.power_cut",
+		      "needs mode: suspend");
+	check_refuses("hibernate-inject-same-way.yaml", "steps[1].hibernate.inject",
+		      "\"power-cut\" goes with power_cut: no");
+	check_refuses("hibernate-discard-in-place.yaml", "steps[0].hibernate.resume",
+		      "mode suspend and test_resume come back without one");
+	check_refuses_on("boards/qemu-debian.yaml", "hibernate-systemctl-mode.yaml",
+			 "steps[1].hibernate.mode", "via systemctl: the board's sleep.conf");
+	check_refuses_on("boards/examples/laptop-x86.yaml", "hibernate-inject-real-board.yaml",
+			 "steps[0].hibernate.inject", "needs a qemu board");
+}
+
+static void hibernation_modes_load_and_fit_the_qemu_board(void **state)
+{
+	const char *const plans[] = { "plans/hibernate-modes.yaml",
+				      "tests/e2e/plans/hibernate-modes.yaml",
+				      "tests/e2e/plans/hibernate-platform-refused.yaml" };
+	struct plan *p = load_ok("tests/e2e/plans/hibernate-modes.yaml");
+	char step[96];
+
+	(void)state;
+	plans_fit(qemu_board(), plans, sizeof(plans) / sizeof(plans[0]));
+	assert_int_equal(p->steps[0].u.hibernate.mode, HIB_MODE_SHUTDOWN);
+	step_format(&p->steps[0], step, sizeof(step));
+	assert_string_equal(step, "hibernate resume=yes");
+	for (size_t i = 0; i < p->n_steps; i++) {
+		const struct step_hibernate *h = &p->steps[i].u.hibernate;
+
+		step_format(&p->steps[i], step, sizeof(step));
+		if (h->mode == HIB_MODE_SUSPEND && h->power_cut)
+			assert_non_null(strstr(step, "mode=suspend 3s power-cut"));
+		else if (h->mode == HIB_MODE_SUSPEND)
+			assert_non_null(strstr(step, "mode=suspend 3s wake=qmp"));
+		else if (h->mode != HIB_MODE_SHUTDOWN)
+			assert_non_null(strstr(step, hibernate_mode_name(h->mode)));
+	}
+	plan_free(p);
+}
+
 static void missing_file_is_a_usage_error(void **state)
 {
 	struct rig_err err = { 0 };
@@ -498,6 +546,8 @@ static const struct bad_case bad_cases[] = {
 	{ "huge-seconds.yaml", "steps[0].suspend.seconds", "must be at most 86400" },
 	{ "bad-via.yaml", "steps[0].hibernate.via", "expected one of sysfs, systemctl, got \"hybrid-sleep\"" },
 	{ "bad-timeline.yaml", "timeline", "expected a boolean" },
+	{ "hibernate-bad-mode.yaml", "steps[0].hibernate.mode",
+	  "expected one of shutdown, platform, reboot, suspend, test_resume, got \"hybrid\"" },
 };
 
 static void bad_plan_fails_at_its_line(void **state)
@@ -532,6 +582,8 @@ int main(void)
 		cmocka_unit_test(steps_format_for_progress_output),
 		cmocka_unit_test(names_match_the_file_format),
 		cmocka_unit_test(shipped_plans_fit_the_qemu_board),
+		cmocka_unit_test(check_refuses_hibernation_modes_it_cannot_do),
+		cmocka_unit_test(hibernation_modes_load_and_fit_the_qemu_board),
 		cmocka_unit_test(timeline_is_opt_in),
 		cmocka_unit_test(debian_plans_fit_the_debian_board),
 		cmocka_unit_test(journald_needs_a_systemd_board),
