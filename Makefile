@@ -209,6 +209,7 @@ check-units: $(UNIT_BIN) $(VBENCH_UNIT_BIN)
 	bash workloads/tests/rig-dut-trace-read.sh
 	bash workloads/tests/rig-dut-timeline.sh
 	bash workloads/tests/rig-dut-wake.sh
+	bash workloads/tests/rig-dut-hibernate.sh
 	$(MAKE) rig
 	bash rig/tests/cli/commands.sh
 	bash rig/tests/cli/quoting.sh

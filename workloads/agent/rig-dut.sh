@@ -675,27 +675,49 @@ cmd_suspend() {
     echo "$woke"
 }
 
-# hibernate [shutdown|reboot] [systemctl] — write the image and power off (reboot: QEMU restarts
-# the guest in place, as LAVA needs); the next boot restores it (or discards it with noresume).
+# hibernate_mode MODE — make MODE the kernel's hibernation mode (/sys/power/disk), or say why not:
+# a mode the kernel does not list is refused (error=mode-not-offered offered=...), never left to
+# the kernel's own default. Prints "mode=CHOSEN" (the bracketed word it reads back). A hybrid sleep
+# (suspend) suspends to RAM as mem_sleep says: deep, so that S3 is what the host sees.
+hibernate_mode() {
+    disk_file=${RIG_SYSFS:-/sys}/power/disk
+    offered=$({ tr -d '[]\n' <"$disk_file"; } 2>/dev/null | tr -s ' ' ',')
+    case ",$offered," in
+        *",$1,"*) ;;
+        *) echo "result=1 error=mode-not-offered mode=$1 offered=${offered:-none}"; return 1 ;;
+    esac
+    echo "$1" >"$disk_file" 2>/dev/null ||
+        { echo "result=1 error=mode-not-accepted mode=$1 offered=$offered"; return 1; }
+    if [ "$1" = suspend ]; then
+        echo deep >"${RIG_SYSFS:-/sys}/power/mem_sleep" 2>/dev/null ||
+            { echo "result=1 error=mem_sleep mode=$1"; return 1; }
+    fi
+    echo "mode=$(sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' "$disk_file")"
+}
+
+# hibernate [MODE] [systemctl] — write the image and do what MODE says (/sys/power/disk's words:
+# shutdown, the default, platform, reboot, suspend, test_resume); the next boot restores it (or
+# discards it with noresume); reboot: QEMU restarts the guest in place, as LAVA needs (-no-reboot:
+# QEMU exits and the rig starts it again); suspend and test_resume come back without a boot.
 # systemctl: through `systemctl hibernate` (its HibernateMode, the board's sleep.conf, decides).
 cmd_hibernate() {
     disk=shutdown via=
     for arg in "$@"; do
         case $arg in
-            shutdown|reboot) disk=$arg ;;
+            shutdown|platform|reboot|suspend|test_resume) disk=$arg ;;
             systemctl) via=systemctl ;;
             *) echo "error=bad-argument arg=$arg"; return 1 ;;
         esac
     done
-    echo "$disk" >/sys/power/disk 2>/dev/null
+    chosen=$(hibernate_mode "$disk") || { echo "$chosen"; return 1; }
     timeline_clear
-    echo "rig-dut: hibernate${via:+ via systemctl}" >/dev/kmsg
+    echo "rig-dut: hibernate $disk${via:+ via systemctl}" >/dev/kmsg
     systemd=
     if [ -n "$via" ]; then
         if systemd=$(systemd_sleep hibernate); then rc=0; else rc=1; fi
         systemd=" via=systemctl $systemd"
     elif echo disk >/sys/power/state; then rc=0; else rc=$?; fi
-    echo "result=$rc restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)$systemd"
+    echo "result=$rc $chosen restored=1 boot_id=$(cat /proc/sys/kernel/random/boot_id)$systemd"
 }
 
 # pm-test LEVEL MODE — a suspend that stops at LEVEL (freezer, devices, platform, processors, core).

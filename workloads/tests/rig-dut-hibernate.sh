@@ -1,0 +1,54 @@
+#!/bin/bash
+# rig-dut's choice of hibernation mode (hibernate_mode in workloads/agent/rig-dut.sh) over a
+# stand-in /sys: a mode the kernel lists becomes the bracketed one and is reported as mode=; one
+# it does not list is refused with the modes it offers (the rig's hibernate-mode verdict fails it,
+# rig/judge/hibernate_mode.c), never left to the kernel's default. No board; under a second.
+set -u
+cd "$(dirname "$0")/../.."
+fails=0
+check() {
+    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
+}
+eval "$(sed -n '/^hibernate_mode() {/,/^}/p' workloads/agent/rig-dut.sh)"
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+export RIG_SYSFS=$root/sys
+mkdir -p "$RIG_SYSFS/power"
+
+# A stand-in for the kernel's store: the written word becomes the bracketed one, if listed.
+kernel_lists() {   # kernel_lists CURRENT MODE...
+    current=$1; shift
+    line=
+    for m in "$@"; do
+        if [ "$m" = "$current" ]; then line="$line [$m]"; else line="$line $m"; fi
+    done
+    echo "${line# }" >"$RIG_SYSFS/power/disk"
+}
+# The QEMU board with S3 and S4 (measured: "[platform] shutdown reboot suspend test_resume").
+kernel_lists platform platform shutdown reboot suspend test_resume
+out=$(hibernate_mode reboot); rc=$?
+check "a listed mode is accepted" "$rc" 0
+check "the word written reaches the file" "$(cat "$RIG_SYSFS/power/disk")" reboot
+check "reports what the file shows afterwards (a plain file here: no bracketed word)" "$out" "mode="
+kernel_lists platform platform shutdown reboot suspend test_resume
+out=$(hibernate_mode suspend); rc=$?
+check "suspend is accepted" "$rc" 0
+check "suspend asks for S3 (mem_sleep deep)" "$(cat "$RIG_SYSFS/power/mem_sleep")" deep
+
+# A kernel without ACPI S4 (hibernation_ops unset) does not list platform: refused, naming what
+# it offers, and the file is not touched (no silent fallback to its default).
+kernel_lists shutdown shutdown reboot suspend test_resume
+before=$(cat "$RIG_SYSFS/power/disk")
+out=$(hibernate_mode platform); rc=$?
+check "an unlisted mode is refused" "$rc" 1
+check "the refusal names the modes offered" "$out" \
+    "result=1 error=mode-not-offered mode=platform offered=shutdown,reboot,suspend,test_resume"
+check "the kernel's mode is left alone" "$(cat "$RIG_SYSFS/power/disk")" "$before"
+
+# No hibernation at all (no /sys/power/disk): refused, offered=none.
+rm "$RIG_SYSFS/power/disk"
+out=$(hibernate_mode shutdown); rc=$?
+check "no /sys/power/disk: refused" "$out" "result=1 error=mode-not-offered mode=shutdown offered=none"
+
+[ "$fails" -eq 0 ] && echo "rig-dut-hibernate: all passed" || echo "rig-dut-hibernate: $fails failed"
+exit $((fails > 0))
