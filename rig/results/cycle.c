@@ -188,6 +188,12 @@ int results_cycle_set_wake(struct results_cycle *cycle, const struct results_wak
 	return 0;
 }
 
+void results_cycle_set_hibernation(struct results_cycle *cycle, const struct results_hibernation *h)
+{
+	cycle->hibernation = *h;
+	cycle->has_hibernation = true;
+}
+
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err)
 {

@@ -90,6 +90,19 @@ struct results_wake {
 	bool rescued;          /* the alarm never woke it: the rig did */
 };
 
+/* A hibernation's mode and path (table cycle_hibernations; judge/hibernate_mode.h fills it): what
+ * the plan asked, what the kernel said it would do, and what happened. */
+#define RESULTS_HIB_WORD 16
+struct results_hibernation {
+	char asked[RESULTS_HIB_WORD];       /* the plan's mode: shutdown, platform, reboot, ... */
+	bool power_cut_asked;               /* mode suspend: a power cut in S3 was asked */
+	char kernel_mode[RESULTS_HIB_WORD]; /* /sys/power/disk's choice as rig-dut left it; "" unknown */
+	char went[RESULTS_HIB_WORD];        /* stayed, power-off, s4, reboot, off, s3 */
+	bool power_cut;                     /* the rig cut the power in S3 */
+	char came_back[RESULTS_HIB_WORD];   /* restored, ram, in-place, returned, fresh-boot, refused */
+	bool matched;                       /* the path the plan asked for */
+};
+
 struct results_artefact {
 	char *kind;            /* "console-log", "qemu-stderr", "dmesg", ... */
 	char *path;
@@ -138,6 +151,8 @@ struct results_cycle {
 	struct results_host_cpu host_cpu;
 	struct results_timeline_store *timeline;   /* NULL: no timeline asked for */
 	struct results_wake *wake;                 /* NULL: no wake accounting (not a suspend) */
+	bool has_hibernation;                      /* false: not a hibernation that was judged */
+	struct results_hibernation hibernation;
 };
 
 /* Allocate a cycle of run run_id; status starts as aborted until results_cycle_end() says otherwise. */
@@ -162,6 +177,8 @@ int results_cycle_set_wake(struct results_cycle *cycle, const struct results_wak
 			   struct rig_err *err);
 int results_cycle_add_artefact(struct results_cycle *cycle, const char *kind, const char *path,
 			       struct rig_err *err);
+/* The cycle's hibernation mode and path (copied); a second call replaces the first. */
+void results_cycle_set_hibernation(struct results_cycle *cycle, const struct results_hibernation *h);
 
 /* The cycle's host CPU accounting (h->detail is copied; h->window_end must be a literal). */
 int results_cycle_set_host_cpu(struct results_cycle *cycle, const struct results_host_cpu *h,

@@ -29,6 +29,11 @@ static const char insert_wake_sql[] =
 	" irq_name, sources, rescued)"
 	" VALUES (:cycle_id, :wake, :requested_ms, :entry_ms, :asleep_ms, :awake_ms, :irq,"
 	" :irq_name, :sources, :rescued)";
+static const char insert_hibernation_sql[] =
+	"INSERT INTO cycle_hibernations (cycle_id, asked, power_cut_asked, kernel_mode, went,"
+	" power_cut, came_back, matched)"
+	" VALUES (:cycle_id, :asked, :power_cut_asked, :kernel_mode, :went, :power_cut, :came_back,"
+	" :matched)";
 static const char insert_measurement_sql[] =
 	"INSERT INTO measurements (cycle_id, name, filesystem, value, unit)"
 	" VALUES (:cycle_id, :name, :filesystem, :value, :unit)";
@@ -216,6 +221,32 @@ static int write_wake(struct results_db *db, const struct results_cycle *c, int6
 	return ret;
 }
 
+static int write_hibernation(struct results_db *db, const struct results_cycle *c,
+			     int64_t cycle_id, struct rig_err *err)
+{
+	const struct results_hibernation *h = &c->hibernation;
+	struct results_binder b = { 0 };
+	bool cached;
+	int ret;
+
+	if (!c->has_hibernation)
+		return 0;
+	if (results_db_cached(db, insert_hibernation_sql, &b.stmt, &cached, err))
+		return -1;
+	results_bind_int64(&b, ":cycle_id", cycle_id);
+	results_bind_text(&b, ":asked", h->asked);
+	results_bind_int64(&b, ":power_cut_asked", h->power_cut_asked);
+	results_bind_text(&b, ":kernel_mode", h->kernel_mode[0] ? h->kernel_mode : NULL);
+	results_bind_text(&b, ":went", h->went);
+	results_bind_int64(&b, ":power_cut", h->power_cut);
+	results_bind_text(&b, ":came_back", h->came_back);
+	results_bind_int64(&b, ":matched", h->matched);
+	ret = finish_row(db, &b, "insert hibernation", err);
+	if (!cached)
+		sqlite3_finalize(b.stmt);
+	return ret;
+}
+
 static int write_events(struct results_db *db, const struct results_cycle *c, int64_t cycle_id,
 			struct rig_err *err)
 {
@@ -279,6 +310,7 @@ int results_cycle_write(struct results_db *db, const struct results_cycle *cycle
 	    write_measurements(db, cycle, id, err) || write_events(db, cycle, id, err) ||
 	    write_phases(db, cycle, id, err) || write_host_cpu(db, cycle, id, err) ||
 	    results_timeline_write(db, cycle, id, err) || write_wake(db, cycle, id, err) ||
+	    write_hibernation(db, cycle, id, err) ||
 	    write_artefacts(db, cycle, id, err))
 		return -1;
 	if (cycle_id)

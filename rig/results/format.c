@@ -273,14 +273,39 @@ static int add_wake_rows(struct text_table *t, json_t *c)
 	return text_table_add_row(t, (const char *const[]){ field(c, "idx", idx, CELL), text });
 }
 
-/* Only runs with a suspend whose wake was accounted (schema 7 on) get the table. */
-static bool any_wake(json_t *run)
+static const char *word_or(json_t *obj, const char *key, const char *missing)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : missing;
+}
+
+/* A hibernation's mode and path: "platform (kernel platform): went s4, came back restored, as
+ * asked"; a hybrid sleep says whether a power cut was asked and done. */
+static int add_hibernation_rows(struct text_table *t, json_t *c)
+{
+	json_t *h = json_object_get(c, "hibernation");
+	char idx[CELL], text[256];
+
+	if (!json_is_object(h))
+		return 0;
+	snprintf(text, sizeof(text), "%s%s (kernel %s): went %s%s, came back %s, %s",
+		 word_or(h, "asked", "?"), json_ms(h, "power_cut_asked") == 1 ? " power_cut" : "",
+		 word_or(h, "kernel_mode", "unknown"), word_or(h, "went", "?"),
+		 json_ms(h, "power_cut") == 1 ? ", power cut by the rig" : "",
+		 word_or(h, "came_back", "?"), json_ms(h, "matched") == 1 ? "as asked" : "NOT as asked");
+	return text_table_add_row(t, (const char *const[]){ field(c, "idx", idx, CELL), text });
+}
+
+/* Only runs with a cycle that has the object (a suspend's wake from schema 7, a hibernation's
+ * path from schema 8) get its table. */
+static bool any_cycle_has(json_t *run, const char *key)
 {
 	json_t *c;
 	size_t i;
 
 	json_array_foreach(json_object_get(run, "cycles"), i, c)
-		if (json_is_object(json_object_get(c, "wake")))
+		if (json_is_object(json_object_get(c, key)))
 			return true;
 	return false;
 }
@@ -546,12 +571,15 @@ int results_format_run(FILE *out, json_t *run)
 	};
 	static const char *const measure_h[] = { "CYCLE", "MEASUREMENT", "FILESYSTEM", "VALUE", "UNIT" };
 	static const char *const wake_h[] = { "CYCLE", "WAKE" };
+	static const char *const hibernation_h[] = { "CYCLE", "HIBERNATION" };
 
 	if (format_run_fields(out, run) ||
 	    cycles_table(out, run, "cycles", cycle_h, 8, add_cycle_row) ||
 	    cycles_table(out, run, "verdicts", verdict_h, 6, add_verdict_rows) ||
 	    cycles_table(out, run, "measurements", measure_h, 5, add_measurement_rows) ||
-	    (any_wake(run) && cycles_table(out, run, "wakes", wake_h, 2, add_wake_rows)) ||
+	    (any_cycle_has(run, "wake") && cycles_table(out, run, "wakes", wake_h, 2, add_wake_rows)) ||
+	    (any_cycle_has(run, "hibernation") &&
+	     cycles_table(out, run, "hibernations", hibernation_h, 2, add_hibernation_rows)) ||
 	    time_budget(out, run) || host_cpu_table(out, run) || hang_tails(out, run))
 		return -1;
 	return artefacts_table(out, run);

@@ -50,9 +50,15 @@ static const char wake_sql[] =
 	"SELECT wake, requested_ms, entry_ms, asleep_ms, awake_ms, irq, irq_name, sources, rescued"
 	" FROM cycle_wakes WHERE cycle_id = :id";
 
+/* Schema 8: a hibernation's mode and path, at most one row per cycle. */
+static const char hibernation_sql[] =
+	"SELECT asked, power_cut_asked, kernel_mode, went, power_cut, came_back, matched"
+	" FROM cycle_hibernations WHERE cycle_id = :id";
+
 #define SCHEMA_PHASES 4   /* the first schema with cycle_phases (a reader never migrates) */
 #define SCHEMA_HOST_CPU 5 /* the first with cycle_host_cpu */
 #define SCHEMA_WAKES 7    /* the first with cycle_wakes */
+#define SCHEMA_HIBERNATIONS 8 /* the first with cycle_hibernations */
 
 /* Columns that hold JSON text are returned as JSON, not as a string containing JSON. */
 static json_t *text_value(const char *column, const char *text)
@@ -209,7 +215,9 @@ static int attach_cycle_items(struct results_db *db, json_t *cycle, int version,
 	    attach_rows(db, cycle, "measurements", measurements_sql, id, err) ||
 	    attach_first_row(db, cycle, "host_cpu", host_cpu_sql, id, version >= SCHEMA_HOST_CPU,
 			     err) ||
-	    attach_first_row(db, cycle, "wake", wake_sql, id, version >= SCHEMA_WAKES, err))
+	    attach_first_row(db, cycle, "wake", wake_sql, id, version >= SCHEMA_WAKES, err) ||
+	    attach_first_row(db, cycle, "hibernation", hibernation_sql, id,
+			     version >= SCHEMA_HIBERNATIONS, err))
 		return -1;
 	return version >= SCHEMA_PHASES ? attach_rows(db, cycle, "phases", phases_sql, id, err) : 0;
 }

@@ -243,6 +243,28 @@ static const char schema_v7[] =
 	" rescued INTEGER NOT NULL DEFAULT 0 CHECK (rescued IN (0, 1))"
 	") STRICT;";
 
+/*
+ * Version 8: each judged hibernation's mode and path (judge/hibernate_mode.h; issue 18 part 4), at
+ * most one row per cycle: the plan's mode (asked) and, for a hybrid sleep, whether it asked for a
+ * power cut in S3; the mode /sys/power/disk said the kernel would use (NULL: unknown); how the
+ * board went down (stayed, power-off, s4, reboot, off, s3), whether the rig cut its power in S3,
+ * how it came back (restored, ram, in-place, returned, fresh-boot, refused) and whether that was
+ * the path asked for (the hibernate-mode verdict). Cycles stored before have none.
+ */
+static const char schema_v8[] =
+	"CREATE TABLE cycle_hibernations ("
+	" cycle_id INTEGER PRIMARY KEY REFERENCES cycles(id) ON DELETE CASCADE,"
+	" asked TEXT NOT NULL"
+	"  CHECK (asked IN ('shutdown','platform','reboot','suspend','test_resume')),"
+	" power_cut_asked INTEGER NOT NULL CHECK (power_cut_asked IN (0, 1)),"
+	" kernel_mode TEXT,"
+	" went TEXT NOT NULL CHECK (went IN ('stayed','power-off','s4','reboot','off','s3')),"
+	" power_cut INTEGER NOT NULL CHECK (power_cut IN (0, 1)),"
+	" came_back TEXT NOT NULL"
+	"  CHECK (came_back IN ('restored','ram','in-place','returned','fresh-boot','refused')),"
+	" matched INTEGER NOT NULL CHECK (matched IN (0, 1))"
+	") STRICT;";
+
 const char *const results_schema_migrations[] = {
 	schema_v1,
 	schema_v2,
@@ -251,6 +273,7 @@ const char *const results_schema_migrations[] = {
 	schema_v5,
 	schema_v6,
 	schema_v7,
+	schema_v8,
 };
 
 const size_t results_schema_n_migrations =

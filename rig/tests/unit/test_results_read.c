@@ -421,6 +421,12 @@ static const struct results_wake bare = {
 	.irq = -1, .irq_name = NULL, .sources = "",
 };
 
+/* A hybrid sleep whose power the rig cut in S3 though a resume from RAM was asked (schema 8). */
+static const struct results_hibernation cut_in_s3 = {
+	.asked = "suspend", .kernel_mode = "suspend", .went = "s3", .power_cut = true,
+	.came_back = "restored", .matched = false,
+};
+
 static int setup_wakes(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -448,6 +454,8 @@ static int setup_wakes(void **state)
 			must(results_cycle_set_wake(c, &full, &err), &err);
 		} else if (idx == 1) {
 			must(results_cycle_set_wake(c, &bare, &err), &err);
+		} else {
+			results_cycle_set_hibernation(c, &cut_in_s3);
 		}
 		results_cycle_end(c, RESULTS_CYCLE_PASS, 0, -1);
 		must(results_cycle_commit(db, c, NULL, &err), &err);
@@ -500,13 +508,12 @@ static void wakes_json_round_trip(void **state)
 	results_close(db);
 }
 
-static void wakes_in_text(void **state)
+/* The run's text report, as rig results --run prints it. */
+static void run_in_text(struct fixture *f, char *text, size_t size)
 {
-	struct fixture *f = *state;
 	struct results_db *db = reader(f);
 	struct rig_err err = { 0 };
-	char text[16384] = "";
-	FILE *out = fmemopen(text, sizeof(text) - 1, "w");
+	FILE *out = fmemopen(text, size - 1, "w");
 	json_t *run;
 
 	assert_non_null(out);
@@ -515,11 +522,44 @@ static void wakes_in_text(void **state)
 	fclose(out);
 	json_decref(run);
 	results_close(db);
+}
+
+static void wakes_in_text(void **state)
+{
+	char text[16384] = "";
+
+	run_in_text(*state, text, sizeof(text));
 	assert_non_null(strstr(text, "\nwakes:\n"));
 	assert_non_null(strstr(text, "rtc alarm 5000 ms (asleep 310 ms after arming): asleep 4650 ms, "
 				     "awake 1290 ms; irq 8 (rtc0); sources 00_01:1:1,alarmtimer.0.auto:1:0"));
 	assert_non_null(strstr(text, "qmp: time asleep unavailable; wakeup irq unavailable; sources "
 				     "none counted"));
+}
+
+/* The hibernate cycle's mode and path, in JSON and in text; the suspends have none. */
+static void hibernation_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct results_db *db = reader(f);
+	struct rig_err err = { 0 };
+	char text[16384] = "";
+	json_t *run, *h;
+
+	must(results_query_run(db, f->run_w, &run, &err), &err);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(run, "cycles"), 0),
+						 "hibernation")));
+	h = json_object_get(json_array_get(json_object_get(run, "cycles"), 2), "hibernation");
+	assert_string_equal(json_string_value(json_object_get(h, "asked")), "suspend");
+	assert_int_equal(json_integer_value(json_object_get(h, "power_cut_asked")), 0);
+	assert_int_equal(json_integer_value(json_object_get(h, "power_cut")), 1);
+	assert_string_equal(json_string_value(json_object_get(h, "came_back")), "restored");
+	assert_int_equal(json_integer_value(json_object_get(h, "matched")), 0);
+	json_decref(run);
+	results_close(db);
+	run_in_text(f, text, sizeof(text));
+	assert_non_null(strstr(text, "\nhibernations:\n"));
+	assert_non_null(strstr(text, "suspend (kernel suspend): went s3, power cut by the rig, came "
+				     "back restored, NOT as asked"));
 }
 
 static void wake_describe_says_unavailable(void **state)
@@ -589,7 +629,9 @@ static void wakes_refused_and_older_schema(void **state)
 	results_cycle_free(cyc);
 
 	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(h, "DROP TABLE cycle_wakes; DELETE FROM schema_version WHERE version = 7;"
+	/* a database of schema 6: neither cycle_wakes (7) nor what came after it */
+	assert_int_equal(sqlite3_exec(h, "DROP TABLE cycle_wakes; DROP TABLE cycle_hibernations;"
+				      " DELETE FROM schema_version WHERE version >= 7;"
 				      " PRAGMA user_version = 6", NULL, NULL,
 				      NULL), SQLITE_OK);
 	sqlite3_close(h);
@@ -601,7 +643,7 @@ static void wakes_refused_and_older_schema(void **state)
 	assert_true(json_is_null(cycle_wake(run, 0)));
 	json_decref(run);
 	results_close(db);
-	/* a writer migrates it back to 7: the table is there again, empty */
+	/* a writer migrates it forward again: the table is there again, empty */
 	must(results_open(f->path, RESULTS_OPEN_EXISTING, &db, &err), &err);
 	results_close(db);
 	db = reader(f);
@@ -624,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(phases_cursor_and_older_schema, setup, teardown),
 		cmocka_unit_test_setup_teardown(wakes_json_round_trip, setup_wakes, teardown),
 		cmocka_unit_test_setup_teardown(wakes_in_text, setup_wakes, teardown),
+		cmocka_unit_test_setup_teardown(hibernation_round_trip, setup_wakes, teardown),
 		cmocka_unit_test(wake_describe_says_unavailable),
 		cmocka_unit_test_setup_teardown(wakes_cursor_in_order, setup_wakes, teardown),
 		cmocka_unit_test_setup_teardown(wakes_refused_and_older_schema, setup_wakes, teardown),
