@@ -1,6 +1,6 @@
 /* Classifies console lines into kernel and agent events. The message formats come from the
  * kernel under test (kernel/power/{suspend,hibernate,process,swap,main}.c, kernel/panic.c,
- * lib/bug.c, kernel/hung_task.c, kernel/locking/lockdep.c, kernel/watchdog.c,
+ * kernel/reboot.c, lib/bug.c, kernel/hung_task.c, kernel/locking/lockdep.c, kernel/watchdog.c,
  * drivers/acpi/sleep.c, drivers/base/power/{main,trace}.c, arch/x86/kernel/dumpstack.c);
  * older spellings are accepted where they differ. */
 #ifndef RIG_CONSOLE_EVENTS_H
@@ -42,6 +42,8 @@ enum kevent_kind {
 	KEV_TASK_DUMP,              /* arg = task name, a task dump in another context */
 	KEV_ACPI_SLEEP,             /* num = S state */
 	KEV_ACPI_WAKE,              /* num = S state */
+	KEV_POWER_DOWN,             /* "reboot: Power down": the kernel switches the board off */
+	KEV_RESTART,                /* "reboot: Restarting system": the kernel resets the board */
 	KEV_RESTART_TASKS_BEGIN,
 	KEV_RESTART_TASKS_DONE,
 	KEV_WARNING,                /* file:line when known, arg = function, num = CPU */

@@ -84,11 +84,14 @@ int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, uns
 	return session_send(s, cmd, reply, err);
 }
 
-int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
-		       struct rig_err *err)
+int dut_send_hibernate(struct session *s, enum hibernate_mode mode, bool systemctl,
+		       struct agent_reply *reply, struct rig_err *err)
 {
-	return session_send(s, systemctl ? EV_CMD_HIBERNATE " systemctl" : EV_CMD_HIBERNATE,
-			    reply, err);
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), EV_CMD_HIBERNATE " %s%s", hibernate_mode_name(mode),
+		 systemctl ? " systemctl" : "");
+	return session_send(s, cmd, reply, err);
 }
 
 int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,

@@ -37,9 +37,10 @@ int dut_start_workloads(struct session *s, unsigned timeout_s, char *const *kind
 /* systemctl_verb: enter the sleep through `systemctl VERB` (sleep_via_verb()); NULL: sysfs. */
 int dut_send_suspend(struct session *s, enum sleep_mode mode, bool rtc_wake, unsigned seconds,
 		     const char *systemctl_verb, struct agent_reply *reply, struct rig_err *err);
-/* systemctl: through `systemctl hibernate` instead of /sys/power/state. */
-int dut_send_hibernate(struct session *s, bool systemctl, struct agent_reply *reply,
-		       struct rig_err *err);
+/* mode: /sys/power/disk's (rig-dut refuses one the kernel does not list); systemctl: through
+ * `systemctl hibernate` instead of /sys/power/state. */
+int dut_send_hibernate(struct session *s, enum hibernate_mode mode, bool systemctl,
+		       struct agent_reply *reply, struct rig_err *err);
 /* rig-dut pm-test LEVEL MODE, waited for: 0 replied (*out filled), 1 no reply in time (a hang),
  * -1 error. */
 int dut_pm_test(struct session *s, unsigned timeout_s, enum pm_test_level level,

@@ -12,6 +12,7 @@
 #include "engine/hang.h"
 #include "engine/rtc_wake.h"
 #include "engine/wait.h"
+#include "judge/hibernate_mode.h"
 #include "judge/wake_time.h"
 #include "util/clock.h"
 
@@ -300,71 +301,139 @@ static int run_power_cut(struct engine_ctx *ctx, const struct step_power_cut *st
 	return verify_after_failure(ctx, cyc, &acked, err);
 }
 
+/* A hibernation's verdicts and its row (judge/hibernate_mode.h), from the path the engine
+ * followed, rig-dut's reply and the console's events since the command. */
+static int hibernation_verdicts(struct engine_ctx *ctx, struct results_cycle *cyc,
+				struct hib_path *path, const struct ev_sleep *sleep, double since,
+				struct rig_err *err)
+{
+	struct results_hibernation row;
+	struct judge_context c;
+	struct judgement j = { 0 };
+
+	hib_path_feed(path, ctx->s->events, ctx->s->n_events, since);
+	hib_path_reply(path, sleep->line);
+	hib_path_record(path, &row);
+	results_cycle_set_hibernation(cyc, &row);
+	judge_context_of(ctx, &c);
+	return collect_store(ctx, cyc, &j, judge_hibernation(&c, &j, sleep, path, err), err);
+}
+
+/* The board's old userspace answered without a boot: it never left (test_resume, or a failure),
+ * or came back from RAM (a hybrid sleep woken). */
+static int hibernation_replied(struct engine_ctx *ctx, struct results_cycle *cyc,
+			       struct hib_path *path, struct agent_reply *reply, double since,
+			       struct rig_err *err)
+{
+	struct ev_sleep sleep;
+
+	ev_parse_sleep((const char *const *)reply->lines, reply->n_lines, &sleep);
+	agent_reply_free(reply);
+	path->back = HIB_BACK_REPLY;
+	if (hibernation_verdicts(ctx, cyc, path, &sleep, since, err) < 0 ||
+	    after_resume(ctx, cyc, err) < 0)
+		return -1;
+	return board_resume_fio(ctx, err);
+}
+
 static int hibernate_restore(struct engine_ctx *ctx, struct agent_reply *reply,
-			     struct results_cycle *cyc, struct rig_err *err)
+			     struct results_cycle *cyc, struct hib_path *path, double since,
+			     struct rig_err *err)
 {
 	enum wait_result r;
 	struct ev_sleep sleep = { 0 };
-	struct judge_context c;
-	struct judgement j = { 0 };
 	int rc;
 
 	if (session_power_on(ctx->s, NULL, err) < 0)
 		return -1;
 	session_say(ctx->s, "  phase restore (timeout %us)", ctx->t.restore);
 	r = wait_board(ctx, WAIT_FOR_AGENT_READY, wall_clock_seconds(), ms(ctx->t.restore), reply, err);
-	judge_context_of(ctx, &c);
 	if (r == WAIT_DONE) {
 		/* A fresh agent: the image was not restored. */
-		rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_NOT_RESTORED,
-								 err), err);
+		path->back = HIB_BACK_FRESH_BOOT;
+		rc = hibernation_verdicts(ctx, cyc, path, &sleep, since, err);
 		return rc < 0 ? -1 : board_prepare(ctx, err);
 	}
 	if (r != WAIT_REPLIED)
 		return wait_failed(ctx, r, cyc, "restore", err);
 	ev_parse_sleep((const char *const *)reply->lines, reply->n_lines, &sleep);
-	rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_RESTORED, err), err);
+	path->back = HIB_BACK_REPLY;
+	rc = hibernation_verdicts(ctx, cyc, path, &sleep, since, err);
 	return rc < 0 ? -1 : after_resume(ctx, cyc, err);
 }
 
+/* The S3 half of a hybrid sleep (mode suspend): asleep for the plan's seconds, then the power cut
+ * or the wake it asks for (inject: the other one, a negative control). 0 when the board is back
+ * from RAM (reply filled) or its power is cut (path->cut); else what wait_failed() returns. */
+static int hybrid_s3(struct engine_ctx *ctx, const struct step_hibernate *st,
+		     struct agent_reply *reply, struct hib_path *path, struct results_cycle *cyc,
+		     struct rig_err *err)
+{
+	enum wait_result r = wait_idle(ctx, ms(st->seconds), reply, err);
+	bool injected = st->inject != HIB_INJECT_NONE;
+
+	if (r == WAIT_REPLIED)
+		return 0;   /* back from RAM before the rig did anything */
+	if (r != WAIT_DONE)
+		return wait_failed(ctx, r, cyc, "resume", err);
+	path->cut = st->power_cut != injected;
+	if (path->cut) {
+		session_say(ctx->s, "  power cut in S3%s", injected ? " (inject: the plan asked for a "
+			    "resume from RAM)" : "");
+		return session_power_off(ctx->s, err) < 0 ? -1 : 0;
+	}
+	session_say(ctx->s, "  waking the board from S3 (%s)%s", wake_source_name(st->wake),
+		    injected ? " (inject: the plan asked for a power cut)" : "");
+	if (wake_board(ctx, st->wake, err) < 0)
+		return -1;
+	session_say(ctx->s, "  phase resume (timeout %us)", ctx->t.resume);
+	r = wait_board(ctx, WAIT_FOR_REPLY, 0, ms(ctx->t.resume), reply, err);
+	return r == WAIT_REPLIED ? 0 : wait_failed(ctx, r, cyc, "resume", err);
+}
+
+/* The engine follows what the board does after `rig-dut hibernate MODE` -- replies, switches
+ * itself off, or sleeps in S3 -- whatever the mode asked; the judge compares the two. */
 static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st,
 			 struct results_cycle *cyc, struct rig_err *err)
 {
+	struct hib_path path = { .asked = st->mode, .discard_asked = !st->resume,
+				 .cut_asked = st->mode == HIB_MODE_SUSPEND && st->power_cut };
 	struct agent_reply reply;
 	struct acks acked;
 	double t0 = monotonic_seconds(), since = wall_clock_seconds();
+	/* test_resume writes the image and reads it back before it replies */
+	unsigned timeout = ctx->t.hibernate + (st->mode == HIB_MODE_TEST_RESUME ? ctx->t.restore : 0);
+	enum power_state state;
 	enum wait_result r;
 	int rc;
 
 	if ((!st->resume && collect_fio_checkpoint(ctx, err) < 0) ||
-	    dut_send_hibernate(ctx->s, st->via != VIA_SYSFS, &reply, err) < 0)
+	    dut_send_hibernate(ctx->s, st->mode, st->via != VIA_SYSFS, &reply, err) < 0)
 		return -1;
-	session_say(ctx->s, "  phase hibernate (timeout %us)", ctx->t.hibernate);
-	r = wait_board_writing(ctx, WAIT_FOR_POWER_OFF, since, ms(ctx->t.hibernate), &reply, err);
+	session_say(ctx->s, "  phase hibernate (timeout %us)", timeout);
+	r = wait_board_writing(ctx, WAIT_FOR_OFF_OR_ASLEEP, since, ms(timeout), &reply, err);
 	note_extension(ctx, cyc, "hibernate", err);
-	if (r == WAIT_REPLIED) {
-		struct ev_sleep sleep;
-		struct judge_context c;
-		struct judgement j = { 0 };
-
-		ev_parse_sleep((const char *const *)reply.lines, reply.n_lines, &sleep);
+	if (r == WAIT_REPLIED)
+		return hibernation_replied(ctx, cyc, &path, &reply, since, err);
+	if (r != WAIT_DONE || power_status(ctx->s->power, &state, err) < 0) {
 		agent_reply_free(&reply);
-		judge_context_of(ctx, &c);
-		rc = collect_store(ctx, cyc, &j, judge_hibernate(&c, &j, &sleep, JUDGE_HIB_STAYED, err),
-				   err);
-		if (rc < 0 || after_resume(ctx, cyc, err) < 0)
-			return -1;
-		return board_resume_fio(ctx, err);
-	}
-	if (r != WAIT_DONE) {
-		agent_reply_free(&reply);
-		return wait_failed(ctx, r, cyc, "hibernate", err);
+		return r != WAIT_DONE ? wait_failed(ctx, r, cyc, "hibernate", err) : -1;
 	}
 	results_cycle_add_measurement(cyc, "hibernate_ms", NULL, (monotonic_seconds() - t0) * 1e3,
 				      "ms", err);
 	acked = ctx->s->acks;
+	path.left = state == POWER_SUSPENDED ? HIB_LEFT_S3 : HIB_LEFT_OFF;
+	if (path.left == HIB_LEFT_S3) {
+		rc = hybrid_s3(ctx, st, &reply, &path, cyc, err);
+		if (rc != 0) {
+			agent_reply_free(&reply);
+			return rc;
+		}
+		if (!path.cut)
+			return hibernation_replied(ctx, cyc, &path, &reply, since, err);
+	}
 	if (st->resume) {
-		rc = hibernate_restore(ctx, &reply, cyc, err);
+		rc = hibernate_restore(ctx, &reply, cyc, &path, since, err);
 		agent_reply_free(&reply);
 		return rc;
 	}
@@ -373,6 +442,9 @@ static int run_hibernate(struct engine_ctx *ctx, const struct step_hibernate *st
 	rc = board_boot_only(ctx, "noresume", cyc, err);
 	if (rc != 0)
 		return rc;
+	path.back = HIB_BACK_FRESH_BOOT;
+	if (hibernation_verdicts(ctx, cyc, &path, &(struct ev_sleep){ 0 }, since, err) < 0)
+		return -1;
 	return verify_after_failure(ctx, cyc, &acked, err);
 }
 

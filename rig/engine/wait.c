@@ -30,9 +30,10 @@ static int condition_met(struct engine_ctx *ctx, enum wait_for what, double sinc
 	case WAIT_FOR_WATCH:
 		return s->watch_hit_at >= since;
 	case WAIT_FOR_POWER_OFF:
+	case WAIT_FOR_OFF_OR_ASLEEP:
 		if (power_status(s->power, &state, err) < 0)
 			return -1;
-		return state == POWER_OFF;
+		return state == POWER_OFF || (what == WAIT_FOR_OFF_OR_ASLEEP && state == POWER_SUSPENDED);
 	case WAIT_FOR_AGENT_READY:
 		return s->agent_ready;
 	}
@@ -110,7 +111,7 @@ static enum wait_result wait_until(struct engine_ctx *ctx, enum wait_for what, d
 		rc = session_pump(ctx->s, left < SLICE_MS ? (int)left : SLICE_MS, reply, err);
 		if (rc < 0) {
 			/* The console ends when a QEMU board powers itself off. */
-			if (what == WAIT_FOR_POWER_OFF) {
+			if (what == WAIT_FOR_POWER_OFF || what == WAIT_FOR_OFF_OR_ASLEEP) {
 				session_detach_console(ctx->s);
 				continue;
 			}

@@ -19,6 +19,8 @@ enum wait_for {
 	WAIT_FOR_SUSPENDED,   /* the board went to sleep (QMP SUSPEND, or the console's S-state line) */
 	WAIT_FOR_WATCH,       /* a line with the session's watched substring (s2idle entry) */
 	WAIT_FOR_POWER_OFF,   /* the board switched itself off (hibernation) */
+	WAIT_FOR_OFF_OR_ASLEEP, /* switched off or asleep (a hibernation in any mode: which one,
+				 * power_status says) */
 	WAIT_FOR_AGENT_READY, /* a fresh boot's agent */
 };
 

@@ -378,6 +378,12 @@ static int emit_hibernate(struct renderer *r, const struct step *s, struct rig_e
 	if (s->u.hibernate.via != VIA_SYSFS)
 		return rig_err_set(err, RIG_EXIT_USAGE, "%s: hibernate via %s: a LAVA job hibernates "
 				   "through sysfs only", r->plan->path, sleep_via_name(s->u.hibernate.via));
+	/* the job's mode is its own (reboot, restored in place); another mode is not rendered as
+	 * that: the hibernate-mode verdict would judge a path the plan did not ask for */
+	if (s->u.hibernate.mode != HIB_MODE_SHUTDOWN)
+		return rig_err_set(err, RIG_EXIT_USAGE, "%s: hibernate mode %s: a LAVA job hibernates "
+				   "in its own way (an in-place reboot); run it with rig run",
+				   r->plan->path, hibernate_mode_name(s->u.hibernate.mode));
 	if (!s->u.hibernate.resume)
 		return emit_forced_failed_resume(r, "hibernate", "hibernate", "deep", "rig_wait_poweroff",
 						 1, err);

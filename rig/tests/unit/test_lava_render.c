@@ -206,6 +206,24 @@ static void test_systemctl_sleep_in_a_job(void **state)
 	unlink(plan);
 }
 
+/* A hibernation mode other than the default is refused: a LAVA job restores its image by an
+ * in-place reboot, not by the path the plan's mode asks for (rig run does that). */
+static void test_hibernation_mode_refused_in_a_job(void **state)
+{
+	struct fixture *f = *state;
+	char plan[160];
+	FILE *p;
+
+	snprintf(plan, sizeof(plan), "%s/modes.yaml", f->dir);
+	assert_non_null(p = fopen(plan, "w"));
+	fputs("name: modes\nworkloads: [journal]\nsteps:\n  - hibernate: {mode: platform}\n", p);
+	fclose(p);
+	assert_int_equal(render(f, "qemu", plan, "qemu"), RIG_EXIT_USAGE);
+	assert_non_null(strstr(f->errout,
+			       "hibernate mode platform: a LAVA job hibernates in its own way"));
+	unlink(plan);
+}
+
 static void test_nightly_power_cut_and_unique_names(void **state)
 {
 	struct fixture *f = *state;
@@ -348,6 +366,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_qemu_smoke_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_timeouts_reach_the_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_systemctl_sleep_in_a_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hibernation_mode_refused_in_a_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nightly_power_cut_and_unique_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_board_boots_over_tftp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),
