@@ -167,8 +167,12 @@ static int check_hybrid(const struct step_ctx *c, const struct step_hibernate *h
 	}
 	if (!h->power_cut || h->inject == HIB_INJECT_EARLY_WAKE) {
 		if (h->wake == WAKE_RTC)
-			return step_error(c, "wake", "the rig wakes a hybrid sleep: qmp, button or serial "
+			return step_error(c, "wake", "the rig wakes a hybrid sleep: qmp or button "
 					  "(an RTC alarm armed before the image write expires during it)");
+		/* its S3 half is deep sleep (rig-dut sets mem_sleep): serial input wakes s2idle */
+		if (h->wake == WAKE_SERIAL)
+			return step_error(c, "wake", "serial input does not wake S3, a hybrid sleep's "
+					  "half: qmp or button");
 		if (need_wake_source(c, wake_source_name(h->wake)))
 			return -1;
 	}

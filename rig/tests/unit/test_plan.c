@@ -464,6 +464,8 @@ static void check_refuses_hibernation_modes_it_cannot_do(void **state)
 			 "(sleep.hibernate_modes)");
 	check_refuses("hibernate-hybrid-rtc.yaml", "steps[0].hibernate.wake",
 		      "the rig wakes a hybrid sleep");
+	check_refuses("hibernate-hybrid-serial.yaml", "steps[1].hibernate.wake",
+		      "serial input does not wake S3");
 	check_refuses("hibernate-cut-not-hybrid.yaml", "steps[1].hibernate.power_cut",
 		      "needs mode: suspend");
 	check_refuses("hibernate-inject-same-way.yaml", "steps[1].hibernate.inject",
