@@ -129,8 +129,9 @@ static int refused(const struct judge_context *c, struct judgement *j, const str
 	char detail[256];
 
 	snprintf(detail, sizeof(detail), "the kernel does not offer hibernation mode %s "
-		 "(/sys/power/disk offers: %s): refused on the board, no fallback to another mode",
-		 hibernate_mode_name(p->asked), p->offered[0] ? p->offered : "unknown");
+		 "(/sys/power/disk offers: %s): refused on the board, no fallback to its own "
+		 "mode (%s)", hibernate_mode_name(p->asked), p->offered[0] ? p->offered : "unknown",
+		 p->kernel_mode[0] ? p->kernel_mode : "none");
 	return judge_add(c, j, "hibernate-mode", NULL, RESULTS_VERDICT_FAIL, detail,
 			 (const char *const[]){ detail }, 1, err);
 }

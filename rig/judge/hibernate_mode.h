@@ -47,7 +47,8 @@ struct hib_path {
 	bool image_saved, image_loaded, s4_after_save, restart, power_down, booted;
 	/* rig-dut's reply (hib_path_reply) */
 	bool refused;                   /* error=mode-not-offered */
-	char kernel_mode[16];           /* mode=: /sys/power/disk's choice as rig-dut left it */
+	char kernel_mode[16];           /* mode=: /sys/power/disk's choice as rig-dut left it (a
+					 * refused mode: the kernel's own, untouched) */
 	char offered[96];               /* offered=: the modes the kernel lists, when it refused */
 };
 

@@ -676,23 +676,29 @@ cmd_suspend() {
 }
 
 # hibernate_mode MODE — make MODE the kernel's hibernation mode (/sys/power/disk), or say why not:
-# a mode the kernel does not list is refused (error=mode-not-offered offered=...), never left to
-# the kernel's own default. Prints "mode=CHOSEN" (the bracketed word it reads back). A hybrid sleep
-# (suspend) suspends to RAM as mem_sleep says: deep, so that S3 is what the host sees.
+# a mode the kernel does not list is refused (error=mode-not-offered asked=MODE offered=...),
+# never left to the kernel's own default, which mode= names (the bracketed word, as rig-dut left
+# the file; on success the one MODE became). A hybrid sleep (suspend) suspends to RAM as
+# mem_sleep says: deep, so that S3 is what the host sees.
 hibernate_mode() {
     disk_file=${RIG_SYSFS:-/sys}/power/disk
     offered=$({ tr -d '[]\n' <"$disk_file"; } 2>/dev/null | tr -s ' ' ',')
     case ",$offered," in
         *",$1,"*) ;;
-        *) echo "result=1 error=mode-not-offered mode=$1 offered=${offered:-none}"; return 1 ;;
+        *) echo "result=1 error=mode-not-offered asked=$1 $(kernel_disk_mode) offered=${offered:-none}"
+           return 1 ;;
     esac
     echo "$1" >"$disk_file" 2>/dev/null ||
-        { echo "result=1 error=mode-not-accepted mode=$1 offered=$offered"; return 1; }
+        { echo "result=1 error=mode-not-accepted asked=$1 $(kernel_disk_mode) offered=$offered"; return 1; }
     if [ "$1" = suspend ]; then
         echo deep >"${RIG_SYSFS:-/sys}/power/mem_sleep" 2>/dev/null ||
-            { echo "result=1 error=mem_sleep mode=$1"; return 1; }
+            { echo "result=1 error=mem_sleep asked=$1 $(kernel_disk_mode)"; return 1; }
     fi
-    echo "mode=$(sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' "$disk_file")"
+    kernel_disk_mode
+}
+# "mode=WORD": the bracketed word of /sys/power/disk ("mode=" when there is none)
+kernel_disk_mode() {
+    echo "mode=$({ sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' "${RIG_SYSFS:-/sys}/power/disk"; } 2>/dev/null)"
 }
 
 # hibernate [MODE] [systemctl] — write the image and do what MODE says (/sys/power/disk's words:

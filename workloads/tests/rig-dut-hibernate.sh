@@ -9,7 +9,7 @@ fails=0
 check() {
     if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
 }
-eval "$(sed -n '/^hibernate_mode() {/,/^}/p' workloads/agent/rig-dut.sh)"
+eval "$(sed -n '/^hibernate_mode() {/,/^}/p;/^kernel_disk_mode() {/,/^}/p' workloads/agent/rig-dut.sh)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 export RIG_SYSFS=$root/sys
@@ -41,14 +41,14 @@ kernel_lists shutdown shutdown reboot suspend test_resume
 before=$(cat "$RIG_SYSFS/power/disk")
 out=$(hibernate_mode platform); rc=$?
 check "an unlisted mode is refused" "$rc" 1
-check "the refusal names the modes offered" "$out" \
-    "result=1 error=mode-not-offered mode=platform offered=shutdown,reboot,suspend,test_resume"
+check "the refusal names the mode asked, the kernel's own and the modes offered" "$out" \
+    "result=1 error=mode-not-offered asked=platform mode=shutdown offered=shutdown,reboot,suspend,test_resume"
 check "the kernel's mode is left alone" "$(cat "$RIG_SYSFS/power/disk")" "$before"
 
 # No hibernation at all (no /sys/power/disk): refused, offered=none.
 rm "$RIG_SYSFS/power/disk"
 out=$(hibernate_mode shutdown); rc=$?
-check "no /sys/power/disk: refused" "$out" "result=1 error=mode-not-offered mode=shutdown offered=none"
+check "no /sys/power/disk: refused" "$out" "result=1 error=mode-not-offered asked=shutdown mode= offered=none"
 
 [ "$fails" -eq 0 ] && echo "rig-dut-hibernate: all passed" || echo "rig-dut-hibernate: $fails failed"
 exit $((fails > 0))

@@ -192,7 +192,8 @@ static void a_mode_the_kernel_does_not_offer_is_refused(void **state)
 	struct rig_err err = { 0 };
 	struct ev_sleep s;
 	const char *reply[] = {
-		"result=1 error=mode-not-offered mode=platform offered=shutdown,reboot,suspend,test_resume"
+		"result=1 error=mode-not-offered asked=platform mode=shutdown "
+		"offered=shutdown,reboot,suspend,test_resume"
 	};
 
 	(void)state;
@@ -206,10 +207,12 @@ static void a_mode_the_kernel_does_not_offer_is_refused(void **state)
 	assert_string_equal(j.verdicts[1].name, "hibernate-mode");
 	assert_int_equal(j.verdicts[1].result, RESULTS_VERDICT_FAIL);
 	assert_non_null(strstr(j.verdicts[1].detail, "does not offer hibernation mode platform "
-			       "(/sys/power/disk offers: shutdown,reboot,suspend,test_resume)"));
+			       "(/sys/power/disk offers: shutdown,reboot,suspend,test_resume): "
+			       "refused on the board, no fallback to its own mode (shutdown)"));
 	judgement_free(&j);
 	hib_path_record(&p, &row);
 	assert_string_equal(row.asked, "platform");
+	assert_string_equal(row.kernel_mode, "shutdown");   /* what it would have done */
 	assert_string_equal(row.went, "stayed");
 	assert_string_equal(row.came_back, "refused");
 	assert_false(row.matched);
