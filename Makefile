@@ -179,7 +179,10 @@ check-lava-lab: rig kernel image
 # (about 4 min cold, 1 min with the Debian base cached).
 # check-vbench: rig on the virtual bench (a real 8250 UART and gpio-sim lines), 44 checks in 6 min 20 s
 # measured; the bench boots the boards' kernel (out/kernel), so it adds no kernel build.
-check: check-units check-gpiod2 fuzz-smoke check-kernel check-e2e check-lava check-bisect check-netboot check-debian check-vbench
+# check-bisect is not in make check: it took 1338 s of a measured 83 min (2026-12-07; a flaky
+# hang is bisected, so its length varies with the draw: 9 steps and 36 cycles that time), which
+# left CI's 90 minutes no margin. .ci/run runs it after make check when the time is there.
+check: check-units check-gpiod2 fuzz-smoke check-kernel check-e2e check-lava check-netboot check-debian check-vbench
 
 # The GPIO backend built against libgpiod 2.x (Debian trixie's, unpacked into the cache by
 # scripts/libgpiod2.sh, never installed): rig and the GPIO unit programs in $(OUT)/gpiod2.

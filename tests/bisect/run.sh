@@ -4,7 +4,8 @@
 # bisected by `rig bisect`, which must name the fault commit; and a range with no bad commit in it
 # must end inconclusive rather than blame a harmless commit (the negative control).
 #
-# Usage: tests/bisect/run.sh        (make check-bisect, part of make check; about 10 minutes under TCG)
+# Usage: tests/bisect/run.sh        (make check-bisect; .ci/run runs it after make check when CI has
+#                                    the time; 10 to 23 minutes under TCG, as the flaky hang draws)
 # Environment: OUT (default ./out), CONFIDENCE (default 0.95), CULPRIT (1..7, default 4).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
