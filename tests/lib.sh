@@ -26,10 +26,12 @@ sql() { sqlite3 -batch -noheader "$1" "$2"; }
 # show_run LOG TAG [LINES]: the end of a rig run's log (LINES, 30) and, when the log names its run
 # directory, the end of the board's console and of QEMU's raw serial output and stderr: CI shows
 # only its output, and a boot that stopped (firmware, PXE, kernel or agent) is told apart there.
+# run_dir LOG: the run directory a rig run's log names (its last, if it names several).
+run_dir() { sed -n 's/^rig run: .*run directory //p' "$1" | tail -n 1; }
 show_run() {
     local dir f
     tail -n "${3:-30}" "$1" | sed "s/^/  [$2] /"
-    dir=$(sed -n 's/^rig run: .*run directory //p' "$1" | tail -n 1)
+    dir=$(run_dir "$1")
     [ -n "$dir" ] || return 0
     [ -s "$dir/console.log" ] || echo "  [$2] --- $dir/console.log is empty: the board's serial port carried nothing"
     for f in console.log qemu-serial.log qemu.stderr; do

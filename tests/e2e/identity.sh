@@ -28,7 +28,7 @@ check "meta.json: the build-id is vmlinux's" has <(readelf -n out/kernel/vmlinux
 # --- positive: every boot is the deployed kernel -----------------------------------------------
 "$rig" run --board qemu --plan tests/e2e/plans/identity.yaml --db "$db" >"$work/ok.log" 2>&1
 rc=$?
-run_dir=$(sed -n 's/^rig run: .*run directory //p' "$work/ok.log")
+run_dir=$(run_dir "$work/ok.log")
 run_id=$(sql "$db" "SELECT max(id) FROM runs")
 [ "$rc" -eq 0 ] || show_run "$work/ok.log" ok
 check "positive: rig run exits 0" [ "$rc" -eq 0 ]

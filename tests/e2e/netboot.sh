@@ -35,7 +35,6 @@ printf 'name: one-suspend\nknob: {freeze_filesystems: 1}\nsteps:\n  - suspend: {
 last_run() { sql "$db" "SELECT max(id) FROM runs"; }
 # verified LOG VERSION BUILD_ID: the log shows a boot verified as that kernel
 verified() { grep -c "board: kernel $2 build-id $3 (the deployed one)" "$1"; }
-run_dir() { sed -n 's/^rig run: .*run directory //p' "$1"; }
 
 if want smoke; then
     start=$(date +%s)
