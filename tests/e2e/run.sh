@@ -175,6 +175,16 @@ if [ -e "$faults/bzImage" ]; then
     check "knob-semantics negative control at knob 1: sata-xfs reported not frozen" \
         [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='knob-semantics' AND v.result='fail' AND v.detail LIKE '%did not freeze sata-xfs (froze:%'")" -ge 1 ]
 
+    # A write through a frozen filesystem, caught by the stall verdict's own comparison of the
+    # writers' operations with the window (20 of 20 cycles in tests/e2e/plans/stall-soak.yaml).
+    # Positive control: the smoke run's stall verdicts above passed on the default kernel.
+    run fault-through-frozen tests/e2e/plans/stall.yaml --kernel "$faults" --append rig_fault=pagefault-through-frozen
+    cycles=$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$RUN_ID")
+    check "stall negative control (ext4 page faults skip the freeze protection): every cycle fails stall on ext4 with stores completed while frozen" \
+        [ "$cycles" -eq 2 -a "$(sql "$db" "SELECT count(DISTINCT c.id) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='stall' AND v.result='fail' AND v.filesystem IN ('nvme-ext4','loop-ext4') AND v.detail LIKE '%wrote_while_frozen=%' AND v.detail NOT LIKE '%wrote_while_frozen=0 %'")" -eq "$cycles" ]
+    check "stall negative control: only ext4 fails" \
+        [ "$(sql "$db" "SELECT count(*) FROM verdicts v JOIN cycles c ON v.cycle_id=c.id WHERE c.run_id=$RUN_ID AND v.name='stall' AND v.result='fail' AND v.filesystem NOT IN ('nvme-ext4','loop-ext4')")" -eq 0 ]
+
     # Positive control: the knob0 run above on the default kernel froze nothing.
     run fault-knob0 tests/e2e/plans/knob0.yaml --kernel "$faults" --append rig_fault=reverse-knob-check
     check "knob-semantics negative control (6.18.0's reversed check): knob 0 froze every filesystem, verdict fails" \

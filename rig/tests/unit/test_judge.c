@@ -180,6 +180,40 @@ static void resume_from_evidence(void **state)
 	kevent_parser_free(p);
 }
 
+/* The window starts at freeze_super()'s return, with no grace: on sata a store that starts 1 ms
+ * after it and is done 0.1 ms later went through the frozen filesystem; on nvme one that started
+ * before the return and completed after it (held or preempted across it) did not. */
+static void stall_window_starts_at_the_freeze(void **state)
+{
+	const char *lines[] = {
+		"window from_ns=10000000000 to_ns=12003000000",
+		"writer=nvme-ext4-m1a tel ops=40 errors=0 longest_ns=2000000000 inflight_start_ns=0 retained=9",
+		"writer=nvme-ext4-m1a op start_ns=10001900000 end_ns=10002300000 err=0 kind=store seq=40",
+		"writer=nvme-ext4-m1a op start_ns=10002400000 end_ns=12002500000 err=0 kind=store seq=41",
+		"writer=sata-xfs-m2b tel ops=41 errors=0 longest_ns=2000000000 inflight_start_ns=0 retained=9",
+		"writer=sata-xfs-m2b op start_ns=10005000000 end_ns=10005100000 err=0 kind=store seq=41",
+		"writer=sata-xfs-m2b op start_ns=10005200000 end_ns=12001500000 err=0 kind=store seq=42",
+	};
+	struct judge_context c = { .board = &board, .kernel_version = "7.3.4", .knob_freeze_filesystems = 1 };
+	struct frozen_window w;
+	struct ev_stall_ops ops;
+	struct judgement j = { 0 };
+	struct rig_err err = { 0 };
+	struct judge_resume r = { .trace = &w, .stall = &ops, .owner_frozen = -1 };
+
+	(void)state;
+	ev_parse_trace(trace_lines, N_TRACE, &w);
+	assert_int_equal(ev_parse_stall_ops(lines, sizeof(lines) / sizeof(lines[0]), &ops, &err), 0);
+	assert_int_equal(judge_after_resume(&c, &j, &r, &err), 0);
+	assert_int_equal(find(&j, "stall", "nvme-ext4")->result, RESULTS_VERDICT_PASS);
+	assert_non_null(strstr(find(&j, "stall", "nvme-ext4")->detail,
+			       "wrote_while_frozen=0 completed_inside_window=1"));
+	assert_int_equal(find(&j, "stall", "sata-xfs")->result, RESULTS_VERDICT_FAIL);
+	assert_non_null(strstr(find(&j, "stall", "sata-xfs")->detail, "wrote_while_frozen=1"));
+	judgement_free(&j);
+	ev_stall_ops_free(&ops);
+}
+
 /* A fresh WARNING fails clean-resume; the lab's known one is shown as known, never hiding a
  * fresh one beside it. */
 static void known_issues_applied(void **state)
@@ -415,6 +449,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(resume_from_evidence),
+		cmocka_unit_test(stall_window_starts_at_the_freeze),
 		cmocka_unit_test(collect_reply_split_into_its_parts),
 		cmocka_unit_test(known_issues_applied),
 		cmocka_unit_test(no_loss_against_the_acknowledgements_seen),
