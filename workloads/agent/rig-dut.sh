@@ -152,8 +152,9 @@ timeline_summarise() {
         function clean(s) { gsub(/"/, "", s); return s }
         function phase_of(info, verb,   l, up) {
             l = tolower(info); up = verb ~ /^(resume|thaw|restore|recover)$/
-            if (l ~ /prepar/) return "prepare"
-            if (l ~ /complet/) return "complete"
+            # dpm_prepare() and dpm_complete() trace their callbacks with no pm_ops at all
+            # ("parent: P, [suspend]"); every other phase names one ("bus ", "noirq class ", ...)
+            if (l ~ /^ *$/) return up ? "complete" : "prepare"
             if (l ~ /noirq/) return up ? "resume_noirq" : "suspend_noirq"
             if (l ~ /late/) return "suspend_late"
             if (l ~ /early/) return "resume_early"
