@@ -127,6 +127,8 @@ int dash_model_load(struct results_db *db, struct dash_model *model, struct rig_
 		ret = group_boards(model, err);
 	if (!ret)
 		ret = dash_bisects_load(db, &model->bisects, err);
+	if (!ret)
+		ret = dash_slowest_load(db, &model->slowest, err);
 	if (ret)
 		dash_model_free(model);
 	return ret;
@@ -140,6 +142,7 @@ void dash_model_free(struct dash_model *m)
 		free(m->nights[i]);
 	free(m->runs), free(m->boards), free(m->nights);
 	dash_bisects_free(&m->bisects);
+	dash_slowest_free(&m->slowest);
 	*m = (struct dash_model){ 0 };
 }
 

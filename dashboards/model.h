@@ -3,7 +3,8 @@
  * distinct nights (results/read.h, one query each). Each run's verdict summary (pass/fail/known
  * counts per verdict name) is filled by dash_run_summarize() while the run pages stream every
  * verdict once anyway (runstream.h): a GROUP BY over all verdicts was a third of render time.
- * The bisects come along (bisects.h): few rows, read once.
+ * The bisects come along (bisects.h): few rows, read once; so do the slowest device callbacks
+ * per board, kernel and phase (slowest.h).
  */
 #ifndef RIG_DASHBOARD_MODEL_H
 #define RIG_DASHBOARD_MODEL_H
@@ -13,6 +14,7 @@
 
 #include "dashboards/bisects.h"
 #include "dashboards/runstream.h"
+#include "dashboards/slowest.h"
 #include "results/db.h"
 #include "util/err.h"
 
@@ -56,6 +58,7 @@ struct dash_model {
 	char **nights;                       /* distinct nights, ascending */
 	size_t n_nights;
 	struct dash_bisects bisects;         /* a board may have bisects before it has runs */
+	struct dash_slowest slowest;         /* the slowest device callbacks, every board */
 };
 
 int dash_model_load(struct results_db *db, struct dash_model *model, struct rig_err *err);

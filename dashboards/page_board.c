@@ -218,6 +218,7 @@ static int write_board(const struct dash_site *site, const struct dash_model *m,
 	dash_write_board_bisects(f, m, b);
 	write_pass_rates(f, &verdicts);
 	tally_free(&verdicts);
+	dash_write_board_slowest(f, &m->slowest, b->name);
 	if (write_by_status(f, m, b, "Kernel versions tested (runs)", "kernels", kernel_key) ||
 	    write_by_status(f, m, b, "Knob values tested (runs)", "knobs", knob_key)) {
 		fclose(f);

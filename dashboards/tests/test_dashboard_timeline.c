@@ -3,7 +3,8 @@
  * rows (the board's recorded-style QEMU summary through the judge's parser, joined with a frozen
  * filesystem and a writer's stall, stored by the engine's store_timeline), the time asleep folded,
  * database text escaped; a cycle whose board had no power events says so; a plan without the
- * timeline draws nothing.
+ * timeline draws nothing. The board page's slowest callbacks per kernel and phase over the traced
+ * cycles (dashboards/slowest.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +128,23 @@ static void test_run_page_draws_the_timeline(void **state)
 	assert_non_null(strstr(cycle1, "per-device timeline unavailable"));
 	assert_true(strstr(cycle1, "per-device timeline unavailable") < cycle2);
 	assert_null(strstr(cycle2, "per-device timeline"));
+	free(html);
+
+	/* the board page: per kernel and phase the slowest callbacks over the traced cycles (one of
+	 * the three: the unavailable and the untraced ones do not count), the worst cycle linked;
+	 * resume's fourth slowest (0:0:0:0, 2.964 ms) is not shown */
+	snprintf(page, sizeof(page), "%s/boards/qemu.html", site);
+	html = read_all(page);
+	assert_non_null(strstr(html, "<h2 id=\"slowest\">Slowest device callbacks</h2>"));
+	assert_non_null(strstr(html, "<tr><td>7.3.4</td><td>resume</td><td>1:0:0:0</td><td>sd</td>"
+				     "<td>1/1</td><td>1</td><td>41.377</td><td>41.377</td>"));
+	snprintf(page, sizeof(page), "<a href=\"../runs/%lld.html#cycle-0\">", (long long)run);
+	assert_non_null(strstr(html, page));
+	assert_non_null(strstr(html, "<td>suspend</td><td>0:0:0:0</td><td>sd</td>"));
+	assert_null(strstr(html, "<td>resume</td><td>0:0:0:0</td>"));
+	assert_null(strstr(html, HOSTILE_DEVICE));
+	assert_non_null(strstr(html, "<td>resume</td><td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"));
+	assert_null(strstr(html, "no cycle with a per-device timeline"));
 	free(html);
 	timeline_free(&tl);
 	timeline_free(&none);
