@@ -12,6 +12,8 @@ check_eq() {
 }
 # has FILE REGEX: the file contains a line matching the extended regex.
 has() { grep -Eq -- "$2" "$1"; }
+# lacks FILE REGEX: no line of the file matches (so a file that is not there lacks it too).
+lacks() { ! grep -Eq -- "$2" "$1"; }
 # retried WHY: a test driver ran something again. Only a documented, explained cause may be
 # retried (say which, with its measured rate); every retry is counted and listed by finish.
 TESTS_RETRIES=()

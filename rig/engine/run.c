@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deploy/deploy.h"
 #include "engine/ctx.h"
 #include "engine/dut.h"
 #include "engine/engine.h"
@@ -277,6 +278,15 @@ static enum results_run_status run_status(const struct engine_totals *t, int cod
 	return t->known ? RESULTS_RUN_KNOWN : RESULTS_RUN_PASS;
 }
 
+/* The command line the run's first boot adds: a hibernation image the run did not write (one an
+ * interrupted run or a person left in the board's swap) would be restored by that boot, which
+ * then never reaches the agent; noresume discards it (image/init re-makes the swap). A board
+ * whose command line rig does not set cannot be told: its first boot restores such an image. */
+static const char *first_boot_cmdline(const struct board *board)
+{
+	return deploy_can_set_cmdline(board) ? "noresume" : NULL;
+}
+
 int engine_run(struct board *board, const struct plan *plan, struct results_db *db,
 	       const struct engine_options *opts, struct engine_totals *totals, struct rig_err *err)
 {
@@ -319,7 +329,7 @@ int engine_run(struct board *board, const struct plan *plan, struct results_db *
 	ctx.s->stop = opts->stop;
 	if (describe_run(&ctx, err) < 0)
 		return end_early(&ctx, meta_text);
-	rc = board_boot(&ctx, NULL, NULL, err);
+	rc = board_boot(&ctx, first_boot_cmdline(board), NULL, err);
 	if (rc != 0) {
 		if (rc == 2 || (rc == 1 && opts->stop && *opts->stop))
 			rig_err_set(err, RIG_EXIT_INFRA, "board %s: stopped during its first boot",

@@ -3,6 +3,7 @@
 #   positive: a run's every boot -- the first, and the noresume boot that discards a hibernation
 #     image -- reports the release and GNU build-id of out/kernel/meta.json; the run and its
 #     cycles record that build-id; the noresume boot's kernel really got noresume.
+#   a hibernation image the run did not write (left in the swap) is discarded by its first boot.
 #   negative control: the same kernel held to another build's meta.json (a copy whose build-id
 #     differs, as a TFTP root or a disk left holding a stale kernel would look) is an
 #     infrastructure failure, exit 3, naming both kernels, with no cycle judged.
@@ -38,8 +39,29 @@ check "positive: the run records the build-id" [ "$(sql "$db" "SELECT kernel_bui
 check "positive: the run records the deploy backend" [ "$(sql "$db" "SELECT deploy FROM runs WHERE id=$run_id")" = qemu ]
 check "positive: every cycle records the build-id" \
     [ "$(sql "$db" "SELECT count(*) FROM cycles WHERE run_id=$run_id AND kernel_build_id='$build_id'")" -eq 2 ]
-check "positive: the discarding boot's kernel got noresume" \
-    has "$run_dir/console.log" 'Kernel command line: .* noresume'
+# The run's first boot gets noresume too (an image the run did not write is discarded, below):
+# the discarding boot is the second kernel command line with it.
+check "positive: the discarding boot's kernel got noresume (and the first boot's)" \
+    [ "$(grep -c 'Kernel command line: .* noresume' "$run_dir/console.log")" -ge 2 ]
+
+# --- an image the run did not write: its first boot discards it ----------------------------------
+# A hibernation image left in the swap, as a run interrupted after writing one leaves it (the
+# hibernating command never answers: rig boot's exit is not the point). The next run's first boot
+# must discard it (noresume) rather than restore it and never reach the agent.
+"$rig" boot --board qemu --timeout 60 \
+    --exec 'echo shutdown >/sys/power/disk && echo disk >/sys/power/state' >"$work/leave.log" 2>&1
+leave_console=$(sed -n 's/.*console log: //p' "$work/leave.log" | tail -n 1)
+check "stale image: a hibernation image was written and left in the swap" \
+    has "$leave_console" 'PM: Image saving done'
+"$rig" run --board qemu --plan tests/e2e/plans/identity.yaml --db "$db" >"$work/stale-image.log" 2>&1
+rc=$?
+stale_dir=$(run_dir "$work/stale-image.log")
+[ "$rc" -eq 0 ] || show_run "$work/stale-image.log" stale-image
+check "stale image: the next run exits 0" [ "$rc" -eq 0 ]
+check "stale image: its first boot discarded the image" \
+    has "$stale_dir/console.log" 'noresume: discarding the hibernation image'
+check "stale image: nothing was restored" lacks "$stale_dir/console.log" 'resuming from /dev/'
+run_id=$(sql "$db" "SELECT max(id) FROM runs")
 
 # --- negative control: a stale kernel (another build's meta.json) ------------------------------
 stale=$(printf '%s' "$build_id" | tr '0-9a-f' '1-9a-f0')

@@ -884,6 +884,43 @@ static void test_identity_checked_and_recorded(void **state)
 			    BUILD_A);
 }
 
+/* The run's first boot discards a hibernation image the run did not write: where rig sets the
+ * command line (here a command deploy) that boot gets noresume, and the later boots do not; a
+ * board whose command line rig does not set (deploy none, the other tests) gets nothing. */
+static void test_first_boot_discards_a_stale_image(void **state)
+{
+	struct run *r = *state;
+	char path[300], line[512];
+	unsigned boots = 0;
+	FILE *log;
+
+	free(r->board->deploy.backend);
+	free(r->board->boot.kernel);
+	free(r->board->boot.cmdline);
+	r->board->deploy.backend = strdup("command");
+	r->board->deploy.command = calloc(1, sizeof(*r->board->deploy.command));
+	assert_non_null(r->board->deploy.command);
+	r->board->deploy.command->run = strdup("true");
+	r->board->deploy.command->timeout_s = 5;
+	snprintf(path, sizeof(path), "%s/results.db", r->dir);
+	r->board->boot.kernel = strdup(path);
+	r->board->boot.cmdline = strdup("console=ttyS0");
+	r->opts.cycles = 1;
+	assert_int_equal(run_engine(r), RIG_EXIT_PASS);
+	snprintf(path, sizeof(path), "%s/deploy.log", r->dir);
+	assert_non_null(log = fopen(path, "r"));
+	while (fgets(line, sizeof(line), log))
+		if (strstr(line, "deploy command (boot ")) {
+			boots++;
+			if (boots == 1)
+				assert_non_null(strstr(line, "'console=ttyS0 noresume'"));
+			else
+				assert_null(strstr(line, "noresume"));
+		}
+	fclose(log);
+	assert_true(boots >= 1);
+}
+
 /* A run that failed before its first cycle is stored from the first moment as an infra run with
  * no cycles (it used to be stored not at all: "results: ... (run 0)", absent from the
  * dashboard). */
@@ -1443,6 +1480,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_meta_without_build_id_is_refused, setup_suspend,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_write_while_frozen_fails_stall, setup_suspend, teardown),
+		cmocka_unit_test_setup_teardown(test_first_boot_discards_a_stale_image, setup_suspend, teardown),
 		cmocka_unit_test_setup_teardown(test_systemctl_suspend_is_judged_by_systemd,
 						setup_systemctl, teardown),
 		cmocka_unit_test_setup_teardown(test_systemd_reported_failure_fails, setup_systemctl,
