@@ -92,15 +92,15 @@ static void write_trend(FILE *f, const struct dash_slow_device *d)
 
 static void write_device(FILE *f, const struct dash_slow_device *d)
 {
-	html_raw(f, "<tr><td>");
-	html_text(f, d->kernel);
-	html_raw(f, "</td><td>");
-	html_text(f, d->phase);
-	html_raw(f, "</td><td>");
-	html_text(f, d->name);
-	html_raw(f, "</td><td>");
-	html_text(f, d->driver);
-	html_rawf(f, "</td><td>%d/%d</td><td>%d</td><td>%.3f</td><td>%.3f</td>", d->cycles,
+	const char *const texts[] = { d->kernel, d->phase, d->name, d->driver };
+
+	html_raw(f, "<tr>");
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		html_raw(f, "<td>");
+		html_text(f, texts[i]);
+		html_raw(f, "</td>");
+	}
+	html_rawf(f, "<td>%d/%d</td><td>%d</td><td>%.3f</td><td>%.3f</td>", d->cycles,
 		  d->traced, d->nights, d->mean_us / 1e3, d->max_us / 1e3);
 	write_trend(f, d);
 	html_rawf(f, "<td%s>%d</td>", d->errors ? " class=\"fail\"" : "", d->errors);
