@@ -5,6 +5,8 @@
 #include "util/clock.h"
 
 #define SLICE_MS 100
+/* How long the console is still read after the power controller went away (below). */
+#define POWER_GONE_DRAIN_MS 2000
 
 static bool saw_event(struct session *s, enum kevent_kind kind, double since)
 {
@@ -64,6 +66,20 @@ static void say_extending(struct engine_ctx *ctx, const struct busy_deadline *d)
 		    (long long)BUSY_QUIET_MS / 1000, d->cap_ms / 1000);
 }
 
+/* The power controller went away (rig powerd killed) and its lines fell to their idle levels:
+ * what that did to the board shows on its console a moment later (a break as the board's TX drops
+ * with its power), so the console is read a little longer and the run's log holds it beside the
+ * error, not only the error. */
+static void drain_after_power_gone(struct engine_ctx *ctx)
+{
+	long long end = monotonic_ms() + POWER_GONE_DRAIN_MS, left;
+	struct rig_err ignored = { 0 };
+
+	while (ctx->s->console && (left = end - monotonic_ms()) > 0)
+		if (session_pump(ctx->s, (int)left, NULL, &ignored) < 0)
+			return;
+}
+
 static enum wait_result wait_until(struct engine_ctx *ctx, enum wait_for what, double since,
 				   long long timeout_ms, bool writing, struct agent_reply *reply,
 				   struct rig_err *err)
@@ -81,8 +97,10 @@ static enum wait_result wait_until(struct engine_ctx *ctx, enum wait_for what, d
 		if (ctx->opts->stop && *ctx->opts->stop)
 			return WAIT_STOPPED;
 		/* A power controller gone mid-wait (rig powerd killed) is no hang of the board. */
-		if (power_check(ctx->s->power, err) < 0)
+		if (power_check(ctx->s->power, err) < 0) {
+			drain_after_power_gone(ctx);
 			return WAIT_ERROR;
+		}
 		rc = condition_met(ctx, what, since, err);
 		if (rc < 0)
 			return WAIT_ERROR;
