@@ -5,10 +5,7 @@
 # rig/judge/hibernate_mode.c), never left to the kernel's default. No board; under a second.
 set -u
 cd "$(dirname "$0")/../.."
-fails=0
-check() {
-    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
-}
+. tests/lib.sh
 eval "$(sed -n '/^hibernate_mode() {/,/^}/p;/^kernel_disk_mode() {/,/^}/p' workloads/agent/rig-dut.sh)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -27,28 +24,27 @@ kernel_lists() {   # kernel_lists CURRENT MODE...
 # The QEMU board with S3 and S4 (measured: "[platform] shutdown reboot suspend test_resume").
 kernel_lists platform platform shutdown reboot suspend test_resume
 out=$(hibernate_mode reboot); rc=$?
-check "a listed mode is accepted" "$rc" 0
-check "the word written reaches the file" "$(cat "$RIG_SYSFS/power/disk")" reboot
-check "reports what the file shows afterwards (a plain file here: no bracketed word)" "$out" "mode="
+check_eq "a listed mode is accepted" "$rc" 0
+check_eq "the word written reaches the file" "$(cat "$RIG_SYSFS/power/disk")" reboot
+check_eq "reports what the file shows afterwards (a plain file here: no bracketed word)" "$out" "mode="
 kernel_lists platform platform shutdown reboot suspend test_resume
 out=$(hibernate_mode suspend); rc=$?
-check "suspend is accepted" "$rc" 0
-check "suspend asks for S3 (mem_sleep deep)" "$(cat "$RIG_SYSFS/power/mem_sleep")" deep
+check_eq "suspend is accepted" "$rc" 0
+check_eq "suspend asks for S3 (mem_sleep deep)" "$(cat "$RIG_SYSFS/power/mem_sleep")" deep
 
 # A kernel without ACPI S4 (hibernation_ops unset) does not list platform: refused, naming what
 # it offers, and the file is not touched (no silent fallback to its default).
 kernel_lists shutdown shutdown reboot suspend test_resume
 before=$(cat "$RIG_SYSFS/power/disk")
 out=$(hibernate_mode platform); rc=$?
-check "an unlisted mode is refused" "$rc" 1
-check "the refusal names the mode asked, the kernel's own and the modes offered" "$out" \
+check_eq "an unlisted mode is refused" "$rc" 1
+check_eq "the refusal names the mode asked, the kernel's own and the modes offered" "$out" \
     "result=1 error=mode-not-offered asked=platform mode=shutdown offered=shutdown,reboot,suspend,test_resume"
-check "the kernel's mode is left alone" "$(cat "$RIG_SYSFS/power/disk")" "$before"
+check_eq "the kernel's mode is left alone" "$(cat "$RIG_SYSFS/power/disk")" "$before"
 
 # No hibernation at all (no /sys/power/disk): refused, offered=none.
 rm "$RIG_SYSFS/power/disk"
 out=$(hibernate_mode shutdown); rc=$?
-check "no /sys/power/disk: refused" "$out" "result=1 error=mode-not-offered asked=shutdown mode= offered=none"
+check_eq "no /sys/power/disk: refused" "$out" "result=1 error=mode-not-offered asked=shutdown mode= offered=none"
 
-[ "$fails" -eq 0 ] && echo "rig-dut-hibernate: all passed" || echo "rig-dut-hibernate: $fails failed"
-exit $((fails > 0))
+finish workloads/tests/rig-dut-hibernate.sh

@@ -5,10 +5,7 @@
 # file gives "unavailable", never an error. No board; under a second.
 set -u
 cd "$(dirname "$0")/../.."
-fails=0
-check() {
-    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1"; echo "#   got:  $2"; echo "#   want: $3"; fails=$((fails + 1)); fi
-}
+. tests/lib.sh
 eval "$(sed -n '/^wake_snapshot() {/,/^}/p;/^wake_mark() {/p;/^wake_report() {/,/^}/p' workloads/agent/rig-dut.sh)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -45,17 +42,17 @@ source_at 2 "alarmtimer.0.auto" 8 2
 echo 8 >"$RIG_SYSFS/power/pm_wakeup_irq"
 printf '           CPU0\n  0:         50   IO-APIC   2-edge      timer\n  8:          1   IO-APIC   8-edge      rtc0\n  9:          0   IO-APIC   9-fasteoi   acpi\n' \
     >"$RIG_PROC/interrupts"
-check "the clocks, the wakeup IRQ by name, the sources that counted" "$(wake_report)" \
+check_eq "the clocks, the wakeup IRQ by name, the sources that counted" "$(wake_report)" \
     "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0 rtc=00_01 hw_sleep_ms=unavailable"
 
 # A wakeup source that appeared during the sleep counts from zero.
 source_at 4 "usb1" 2 1
-check "a source new since the mark" "$(wake_report)" \
+check_eq "a source new since the mark" "$(wake_report)" \
     "wake irq=8 irq_name=rtc0 asleep_ms=5200 awake_ms=1300 sources=00_01:1:1,alarmtimer.0.auto:1:0,usb1:2:1 rtc=00_01 hw_sleep_ms=unavailable"
 
 # Nothing changed: "none", not unavailable.
 wake_mark
-check "no source counted" "$(wake_report)" \
+check_eq "no source counted" "$(wake_report)" \
     "wake irq=8 irq_name=rtc0 asleep_ms=0 awake_ms=0 sources=none rtc=00_01 hw_sleep_ms=unavailable"
 
 # Negative control of the RTC's mark: the power button woke the board (what QEMU's
@@ -63,49 +60,48 @@ check "no source counted" "$(wake_report)" \
 source_at 5 "LNXPWRBN:00" 0 0
 wake_mark
 source_at 5 "LNXPWRBN:00" 1 1
-check "another source woke it, the RTC's stayed quiet" "$(wake_report | cut -d' ' -f6-7)" \
+check_eq "another source woke it, the RTC's stayed quiet" "$(wake_report | cut -d' ' -f6-7)" \
     "sources=LNXPWRBN_00:1:1 rtc=00_01"
 
 # Two sources of one name (the QEMU board's PNP0B00:00 twice) are named once.
 source_at 7 "00:01" 0 0
 mkdir -p "$RIG_SYSFS/class/wakeup/wakeup7/device/rtc"
-check "an RTC source's name once" "$(wake_report | cut -d' ' -f7)" "rtc=00_01"
+check_eq "an RTC source's name once" "$(wake_report | cut -d' ' -f7)" "rtc=00_01"
 rm -rf "$RIG_SYSFS/class/wakeup/wakeup7"
 
 # A source named rtc* is the RTC's without its device; a board without one says none.
 source_at 6 "rtc0" 0 0
-check "a source named rtc" "$(wake_report | cut -d' ' -f7)" "rtc=00_01,rtc0"
+check_eq "a source named rtc" "$(wake_report | cut -d' ' -f7)" "rtc=00_01,rtc0"
 rm -rf "$RIG_SYSFS/class/wakeup/wakeup0/device" "$RIG_SYSFS/class/wakeup/wakeup6"
-check "no RTC wakeup source" "$(wake_report | cut -d' ' -f7)" "rtc=none"
+check_eq "no RTC wakeup source" "$(wake_report | cut -d' ' -f7)" "rtc=none"
 
 # The hardware's own record of its sleep (s2idle on LPS0 platforms): total_hw_sleep in µs.
 mkdir -p "$RIG_SYSFS/power/suspend_stats"
 echo 1000000 >"$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
 wake_mark
 echo 5731999 >"$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
-check "hw_sleep_ms from total_hw_sleep" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=4731"
+check_eq "hw_sleep_ms from total_hw_sleep" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=4731"
 rm -f "$RIG_SYSFS/power/suspend_stats/total_hw_sleep"
-check "total_hw_sleep gone after the mark: unavailable" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=unavailable"
+check_eq "total_hw_sleep gone after the mark: unavailable" "$(wake_report | cut -d' ' -f8)" "hw_sleep_ms=unavailable"
 
 # An IRQ /proc/interrupts does not list.
 echo 41 >"$RIG_SYSFS/power/pm_wakeup_irq"
-check "an IRQ without a name" "$(wake_report | cut -d' ' -f2-3)" "irq=41 irq_name=unavailable"
+check_eq "an IRQ without a name" "$(wake_report | cut -d' ' -f2-3)" "irq=41 irq_name=unavailable"
 
 # A kernel without pm_wakeup_irq (or one that recorded none: the read fails), /proc/timer_list,
 # /sys/class/wakeup: every field unavailable, nothing on stderr.
 rm -rf "$RIG_SYSFS/power/pm_wakeup_irq" "$RIG_PROC/timer_list" "$RIG_SYSFS/class/wakeup"
 wake_mark
 out=$(wake_report 2>&1)
-check "everything missing: unavailable, no complaint" "$out" \
+check_eq "everything missing: unavailable, no complaint" "$out" \
     "wake irq=unavailable irq_name=unavailable asleep_ms=unavailable awake_ms=unavailable sources=unavailable rtc=unavailable hw_sleep_ms=unavailable"
 
 # The mark taken on a board without the clocks, the report with them: still unavailable.
 clocks 100.00 90000000000
-check "no clocks at the mark" "$(wake_report | cut -d' ' -f4-5)" "asleep_ms=unavailable awake_ms=unavailable"
+check_eq "no clocks at the mark" "$(wake_report | cut -d' ' -f4-5)" "asleep_ms=unavailable awake_ms=unavailable"
 
 # cmd_suspend marks just before it sleeps and prints the report after its result line.
-check "cmd_suspend marks before the sleep" \
+check_eq "cmd_suspend marks before the sleep" \
     "$(sed -n '/^cmd_suspend() {/,/^}/p' workloads/agent/rig-dut.sh | grep -c -e '^    wake_mark$' -e '^    woke=\$(wake_report)$' -e '^    echo "\$woke"$')" 3
 
-echo "rig-dut-wake: $fails failed"
-[ "$fails" -eq 0 ]
+finish workloads/tests/rig-dut-wake.sh
