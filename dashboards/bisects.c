@@ -5,19 +5,11 @@
 #include <string.h>
 
 #include "util/array.h"
+#include "util/text_copy.h"
 
 static int oom(struct rig_err *err)
 {
 	return rig_err_set(err, RIG_EXIT_INFRA, "dashboard: out of memory loading bisects");
-}
-
-static char *copy(const char *text, bool *failed)
-{
-	char *c = text ? strdup(text) : NULL;
-
-	if (text && !c)
-		*failed = true;
-	return c;
 }
 
 static void free_step(struct dash_bisect_step *s)
@@ -53,9 +45,9 @@ static int add_bisect(void *ctx, const struct results_bisect_row *row)
 	b = &l->b->v[l->b->n];
 	*b = (struct dash_bisect){
 		.id = row->id,
-		.board = copy(row->board, &failed), .plan = copy(row->plan, &failed),
-		.good = copy(row->good, &failed), .bad = copy(row->bad, &failed),
-		.status = copy(row->status, &failed), .result_commit = copy(row->result_commit, &failed),
+		.board = text_copy(row->board, &failed), .plan = text_copy(row->plan, &failed),
+		.good = text_copy(row->good, &failed), .bad = text_copy(row->bad, &failed),
+		.status = text_copy(row->status, &failed), .result_commit = text_copy(row->result_commit, &failed),
 		.confidence = row->confidence, .result_confidence = row->result_confidence,
 		.started_at = row->started_at, .ended_at = row->ended_at,
 	};
@@ -84,11 +76,11 @@ static int add_step(void *ctx, const struct results_bisect_step_row *row)
 		return oom(l->err);
 	s = &b->steps[b->n_steps++];
 	*s = (struct dash_bisect_step){
-		.idx = row->idx, .commit = copy(row->commit, &failed), .cycles = row->cycles,
-		.fails = row->fails, .verdict = copy(row->verdict, &failed), .at = row->at,
+		.idx = row->idx, .commit = text_copy(row->commit, &failed), .cycles = row->cycles,
+		.fails = row->fails, .verdict = text_copy(row->verdict, &failed), .at = row->at,
 	};
 	for (size_t i = 0; i < row->n_top && i < DASH_BISECT_TOP; i++) {
-		s->top[i] = (struct dash_bisect_top){ .commit = copy(row->top[i].commit, &failed),
+		s->top[i] = (struct dash_bisect_top){ .commit = text_copy(row->top[i].commit, &failed),
 						      .p = row->top[i].p };
 		s->n_top++;
 	}

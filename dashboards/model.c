@@ -7,15 +7,7 @@
 #include "dashboards/html.h"
 #include "results/read.h"
 #include "util/array.h"
-
-static char *copy(const char *text, bool *oom)
-{
-	char *c = text ? strdup(text) : NULL;
-
-	if (text && !c)
-		*oom = true;
-	return c;
-}
+#include "util/text_copy.h"
 
 static int read_run(const struct results_run_row *row, struct dash_run *r)
 {
@@ -23,17 +15,17 @@ static int read_run(const struct results_run_row *row, struct dash_run *r)
 
 	*r = (struct dash_run){
 		.id = row->id,
-		.board = copy(row->board, &oom), .night = copy(row->night, &oom),
-		.kernel = copy(row->kernel_version, &oom), .sha = copy(row->kernel_sha, &oom),
-		.plan = copy(row->plan, &oom), .status = copy(row->status, &oom),
-		.console_log = copy(row->console_log, &oom), .host = copy(row->host, &oom),
+		.board = text_copy(row->board, &oom), .night = text_copy(row->night, &oom),
+		.kernel = text_copy(row->kernel_version, &oom), .sha = text_copy(row->kernel_sha, &oom),
+		.plan = text_copy(row->plan, &oom), .status = text_copy(row->status, &oom),
+		.console_log = text_copy(row->console_log, &oom), .host = text_copy(row->host, &oom),
 		.knob_ff = row->knob_freeze_filesystems, .knob_sos = row->knob_sync_on_suspend,
 		.started_at = row->started_at, .ended_at = row->ended_at,
 		.n_cycles = row->n_cycles, .n_cycles_failed = row->n_cycles_failed,
 		.n_cycles_fail = row->n_cycles_fail, .n_cycles_hang = row->n_cycles_hang,
 		.n_cycles_infra = row->n_cycles_infra,
-		.source = copy(row->source, &oom), .lava_job_id = copy(row->lava_job_id, &oom),
-		.lava_server = copy(row->lava_server, &oom),
+		.source = text_copy(row->source, &oom), .lava_job_id = text_copy(row->lava_job_id, &oom),
+		.lava_server = text_copy(row->lava_server, &oom),
 	};
 	return oom ? -1 : 0;
 }

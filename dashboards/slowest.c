@@ -8,21 +8,13 @@
 #include "dashboards/html.h"
 #include "results/timeline.h"
 #include "util/array.h"
+#include "util/text_copy.h"
 
 struct slow_loading {
 	struct dash_slowest *s;
 	size_t cap;
 	struct rig_err *err;
 };
-
-static char *copy(const char *text, bool *oom)
-{
-	char *c = strdup(text ? text : "");
-
-	if (!c)
-		*oom = true;
-	return c;
-}
 
 static void free_device(struct dash_slow_device *d)
 {
@@ -41,9 +33,9 @@ static int add_device(void *ctx, const struct results_slow_device *row)
 		return rig_err_set(l->err, RIG_EXIT_INFRA, "dashboard: out of memory loading devices");
 	d = &s->v[s->n];
 	*d = (struct dash_slow_device){
-		.board = copy(row->board, &oom), .kernel = copy(row->kernel_version, &oom),
-		.phase = copy(row->phase, &oom), .name = copy(row->name, &oom),
-		.driver = copy(row->driver, &oom), .last_night = copy(row->last_night, &oom),
+		.board = text_copy(row->board, &oom), .kernel = text_copy(row->kernel_version, &oom),
+		.phase = text_copy(row->phase, &oom), .name = text_copy(row->name, &oom),
+		.driver = text_copy(row->driver, &oom), .last_night = text_copy(row->last_night, &oom),
 		.cycles = row->cycles, .traced = row->traced, .nights = row->nights,
 		.errors = row->errors, .worst_cycle = row->worst_cycle, .mean_us = row->mean_us,
 		.max_us = row->max_us, .last_night_mean_us = row->last_night_mean_us,
